@@ -1,0 +1,109 @@
+/**
+ * Crash-safe file replacement: write a sibling temp file, fsync it, rename it over the target.
+ * A reader sees either the old content or the new content, never a torn file.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+
+const RENAME_RETRY_CODES = new Set(['EPERM', 'EACCES', 'EBUSY']);
+const RENAME_RETRIES = process.platform === 'win32' ? 8 : 0;
+
+/** `.<name>.<pid>.<random>.tmp` in the directory of `file`. */
+export function tempPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+function errCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | null)?.code;
+}
+
+async function existingModeAsync(file: string): Promise<number | null> {
+  try {
+    return (await fsp.stat(file)).mode & 0o7777;
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+function existingModeSync(file: string): number | null {
+  try {
+    return fs.statSync(file).mode & 0o7777;
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Atomically replace `file` with `data`. Parent directories are created; the mode of an existing file is kept. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(file);
+  await fsp.mkdir(dir, { recursive: true });
+  const mode = await existingModeAsync(file);
+  const tmp = tempPathFor(file);
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(tmp, 'wx', mode ?? 0o666);
+    if (mode !== null) await handle.chmod(mode); // open() applies the umask; restore the exact mode
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await fsp.rename(tmp, file);
+        break;
+      } catch (err) {
+        // Windows: a reader holding the target open makes rename fail briefly
+        if (attempt >= RENAME_RETRIES || !RENAME_RETRY_CODES.has(errCode(err) ?? '')) throw err;
+        await new Promise((r) => setTimeout(r, 10 * (attempt + 1)));
+      }
+    }
+  } catch (err) {
+    if (handle) await handle.close().catch(() => undefined);
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Synchronous twin of {@link writeFileAtomic} (for hooks and exit paths that cannot await). */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const mode = existingModeSync(file);
+  const tmp = tempPathFor(file);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'wx', mode ?? 0o666);
+    if (mode !== null) fs.fchmodSync(fd, mode);
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        fs.renameSync(tmp, file);
+        break;
+      } catch (err) {
+        if (attempt >= RENAME_RETRIES || !RENAME_RETRY_CODES.has(errCode(err) ?? '')) throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 * (attempt + 1)); // synchronous sleep
+      }
+    }
+  } catch (err) {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failing */
+      }
+    }
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* already failing */
+    }
+    throw err;
+  }
+}

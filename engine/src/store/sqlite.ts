@@ -1,0 +1,446 @@
+/**
+ * graph.db: a derived, queryable copy of the dependency graph (index.json is the source of truth).
+ * sql.js keeps the whole database in memory; every write exports it and replaces the file atomically.
+ */
+import { promises as fsp } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import initSqlJs from 'sql.js';
+import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
+import type { EdgeRow, ExternalRow, GraphRows, ImportKind, NodeRow, StoreMeta, SymbolRow, UnresolvedRow } from '../types.js';
+import { STORE_FORMAT_VERSION } from '../version.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { DDL, META_KEYS } from './schema.js';
+
+// ---------------------------------------------------------------- errors
+
+export class StoreError extends Error {
+  readonly file: string;
+  constructor(message: string, file: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+    this.file = file;
+  }
+}
+
+/** The file is not a readable SQLite database (garbage, truncated, malformed). Rebuild it from index.json. */
+export class CorruptStoreError extends StoreError {
+  constructor(file: string, detail: string, options?: { cause?: unknown }) {
+    super(`graph store ${file} is unreadable: ${detail}`, file, options);
+    this.name = 'CorruptStoreError';
+  }
+}
+
+/** The file was written with another store format version (or is not ours). Rebuild it, never migrate. */
+export class FormatMismatchError extends StoreError {
+  readonly found: number | null;
+  readonly expected: number;
+  constructor(file: string, found: number | null, expected: number) {
+    super(`graph store ${file} has format version ${found ?? 'none'}, expected ${expected}`, file);
+    this.name = 'FormatMismatchError';
+    this.found = found;
+    this.expected = expected;
+  }
+}
+
+// ---------------------------------------------------------------- sql.js loading
+
+let sqlJs: Promise<SqlJsStatic> | undefined;
+
+/** Path of sql-wasm.wasm: $GSD_SQL_WASM (a .wasm file, or a folder holding sql-wasm.wasm) or the installed sql.js. */
+export function sqlWasmPath(): string {
+  const override = process.env.GSD_SQL_WASM;
+  if (override) return override.endsWith('.wasm') ? override : path.join(override, 'sql-wasm.wasm');
+  return createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm');
+}
+
+/** sql.js, initialised once per process. */
+export function loadSqlJs(): Promise<SqlJsStatic> {
+  if (!sqlJs) {
+    sqlJs = (async () => {
+      const wasm = sqlWasmPath();
+      return initSqlJs({ locateFile: () => wasm });
+    })();
+    sqlJs.catch(() => {
+      sqlJs = undefined; // let a later call retry (e.g. after GSD_SQL_WASM was fixed)
+    });
+  }
+  return sqlJs;
+}
+
+// ---------------------------------------------------------------- low-level helpers
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+function errCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | null)?.code;
+}
+
+function errMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Cheap structural checks of the 100-byte header: catches garbage and truncated or extended files. */
+function checkHeader(bytes: Uint8Array, file: string): void {
+  if (bytes.length < 100) throw new CorruptStoreError(file, `file too short (${bytes.length} bytes)`);
+  const magic = Buffer.from(bytes.buffer, bytes.byteOffset, 16).toString('latin1');
+  if (magic !== SQLITE_MAGIC) throw new CorruptStoreError(file, 'not an SQLite database');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rawPageSize = view.getUint16(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) throw new CorruptStoreError(file, 'bad page size');
+  const changeCounter = view.getUint32(24);
+  const pageCount = view.getUint32(28);
+  const validFor = view.getUint32(92);
+  // the in-header size is trustworthy when the "version-valid-for" number matches the change counter
+  if (pageCount > 0 && validFor === changeCounter && pageCount * pageSize !== bytes.length) {
+    throw new CorruptStoreError(file, `size ${bytes.length} does not match ${pageCount} pages of ${pageSize} bytes`);
+  }
+  if (bytes.length % pageSize !== 0) throw new CorruptStoreError(file, 'size is not a multiple of the page size');
+}
+
+function isCorruptionMessage(message: string): boolean {
+  return /malformed|not a database|corrupt|disk image|file is encrypted|no such table|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(message);
+}
+
+/** Run `fn`, turning SQLite's corruption errors into CorruptStoreError. */
+function guard<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof StoreError) throw err;
+    const message = errMessage(err);
+    if (isCorruptionMessage(message)) throw new CorruptStoreError(file, message, { cause: err });
+    throw err;
+  }
+}
+
+function tuneConnection(db: Database): void {
+  // the database lives in sql.js' in-memory file system: a rollback journal on "disk" is pure overhead
+  db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;');
+}
+
+function readMeta(db: Database, file: string): StoreMeta {
+  const hasMeta = db.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  if (hasMeta.length === 0) throw new FormatMismatchError(file, null, STORE_FORMAT_VERSION);
+  const values = new Map<string, string>();
+  for (const row of db.exec('SELECT key, value FROM meta')[0]?.values ?? []) values.set(String(row[0]), String(row[1]));
+  const rawVersion = values.get(META_KEYS.storeFormatVersion);
+  const version = rawVersion !== undefined && /^\d+$/.test(rawVersion) ? Number(rawVersion) : null;
+  return {
+    storeFormatVersion: version ?? -1,
+    toolVersion: values.get(META_KEYS.toolVersion) ?? '',
+    builtAt: values.get(META_KEYS.builtAt) ?? '',
+  };
+}
+
+/** Open bytes as a database and check its format version; the caller closes it. */
+function openBytes(SQL: SqlJsStatic, bytes: Uint8Array, file: string, expectedVersion: number): { db: Database; meta: StoreMeta } {
+  checkHeader(bytes, file);
+  let db: Database;
+  try {
+    db = new SQL.Database(bytes);
+  } catch (err) {
+    throw new CorruptStoreError(file, errMessage(err), { cause: err });
+  }
+  try {
+    const meta = guard(file, () => {
+      tuneConnection(db);
+      return readMeta(db, file);
+    });
+    if (meta.storeFormatVersion !== expectedVersion) {
+      throw new FormatMismatchError(file, meta.storeFormatVersion < 0 ? null : meta.storeFormatVersion, expectedVersion);
+    }
+    return { db, meta };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+async function readStoreFile(file: string): Promise<Uint8Array | null> {
+  try {
+    return await fsp.readFile(file);
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+function withStatements<T>(db: Database, sqls: string[], fn: (stmts: Statement[]) => T): T {
+  const stmts: Statement[] = [];
+  try {
+    for (const sql of sqls) stmts.push(db.prepare(sql));
+    return fn(stmts);
+  } finally {
+    for (const s of stmts) s.free();
+  }
+}
+
+function transaction<T>(db: Database, fn: () => T): T {
+  db.exec('BEGIN');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      /* the original error matters */
+    }
+    throw err;
+  }
+}
+
+/** Rows per multi-row INSERT: amortises sql.js' per-call overhead (about 2x faster than one row per call). */
+const INSERT_BATCH = 64;
+
+/** Insert `items` with `INSERT … VALUES (…), (…), …` statements of up to INSERT_BATCH rows each. */
+function bulkInsert<T>(db: Database, head: string, columns: number, items: readonly T[], params: (item: T) => SqlValue[]): void {
+  if (items.length === 0) return;
+  const tuple = `(${new Array(columns).fill('?').join(', ')})`;
+  const statementFor = (n: number) => db.prepare(`${head} VALUES ${new Array(n).fill(tuple).join(', ')}`);
+  const full = Math.floor(items.length / INSERT_BATCH);
+  const rest = items.length % INSERT_BATCH;
+  let i = 0;
+  if (full > 0) {
+    const stmt = statementFor(INSERT_BATCH);
+    try {
+      for (let b = 0; b < full; b++) {
+        const values: SqlValue[] = [];
+        for (const end = i + INSERT_BATCH; i < end; i++) values.push(...params(items[i]));
+        stmt.run(values);
+      }
+    } finally {
+      stmt.free();
+    }
+  }
+  if (rest > 0) {
+    const stmt = statementFor(rest);
+    try {
+      const values: SqlValue[] = [];
+      for (; i < items.length; i++) values.push(...params(items[i]));
+      stmt.run(values);
+    } finally {
+      stmt.free();
+    }
+  }
+}
+
+function insertRows(db: Database, rows: GraphRows): void {
+  bulkInsert(db, 'INSERT OR REPLACE INTO nodes (id, path, kind, body)', 4, rows.nodes, (n) => [n.id, n.path, n.kind, n.body]);
+  bulkInsert(
+    db,
+    'INSERT OR REPLACE INTO edges (source, target, kind, names, reexports, specifier, line)',
+    7,
+    rows.edges,
+    (e) => [e.source, e.target, e.kind, e.names, e.reexports ?? null, e.specifier, e.line],
+  );
+  bulkInsert(db, 'INSERT INTO symbols (node_id, name, kind, line, exported)', 5, rows.symbols, (s) => [
+    s.nodeId,
+    s.name,
+    s.kind,
+    s.line,
+    s.exported ? 1 : 0,
+  ]);
+  bulkInsert(db, 'INSERT INTO externals (node_id, package, specifier, kind, line)', 5, rows.externals, (x) => [
+    x.nodeId,
+    x.package,
+    x.specifier,
+    x.kind,
+    x.line,
+  ]);
+  bulkInsert(db, 'INSERT INTO unresolved (node_id, specifier, kind, reason, line)', 5, rows.unresolved, (u) => [
+    u.nodeId,
+    u.specifier,
+    u.kind,
+    u.reason,
+    u.line,
+  ]);
+}
+
+function removeNodes(db: Database, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  withStatements(
+    db,
+    [
+      'DELETE FROM nodes WHERE id = ?',
+      'DELETE FROM edges WHERE source = ?', // outgoing only: edges pointing at the node belong to their importers
+      'DELETE FROM symbols WHERE node_id = ?',
+      'DELETE FROM externals WHERE node_id = ?',
+      'DELETE FROM unresolved WHERE node_id = ?',
+    ],
+    (stmts) => {
+      for (const id of new Set(ids)) for (const s of stmts) s.run([id]);
+    },
+  );
+}
+
+function writeMeta(db: Database, meta: StoreMeta): void {
+  withStatements(db, ['INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'], ([stmt]) => {
+    stmt.run([META_KEYS.storeFormatVersion, String(meta.storeFormatVersion)]);
+    stmt.run([META_KEYS.toolVersion, meta.toolVersion]);
+    stmt.run([META_KEYS.builtAt, meta.builtAt]);
+  });
+}
+
+// ---------------------------------------------------------------- public API
+
+export interface GraphDb {
+  /** the sql.js database, in memory: changes are never written back */
+  db: Database;
+  meta: StoreMeta;
+  file: string;
+  close(): void;
+}
+
+export interface GraphPatch {
+  /** nodes to drop with their outgoing edges, symbols, externals and unresolved imports (incoming edges stay) */
+  removeNodeIds: string[];
+  /** rows to insert afterwards (nodes and edges replace rows with the same key) */
+  rows: GraphRows;
+}
+
+/** Build the database from scratch in memory and replace `file` atomically. */
+export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMeta): Promise<void> {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  let bytes: Uint8Array;
+  try {
+    tuneConnection(db);
+    db.exec(DDL);
+    transaction(db, () => {
+      insertRows(db, rows);
+      writeMeta(db, meta);
+    });
+    bytes = db.export();
+  } finally {
+    db.close();
+  }
+  await writeFileAtomic(file, bytes);
+}
+
+/**
+ * Apply an incremental change: drop `removeNodeIds` (and what hangs off them, except incoming edges), insert
+ * `rows`, stamp `meta`. A missing file is written from `rows` alone. Throws CorruptStoreError for an
+ * unreadable file and FormatMismatchError for another format version: the caller rebuilds from index.json.
+ * Not safe against concurrent writers on its own: call it under the intel lock.
+ */
+export async function patchGraphDb(file: string, patch: GraphPatch, meta: StoreMeta): Promise<void> {
+  const [SQL, existing] = await Promise.all([loadSqlJs(), readStoreFile(file)]);
+  if (!existing) {
+    await writeGraphDb(file, patch.rows, meta);
+    return;
+  }
+  const { db } = openBytes(SQL, existing, file, meta.storeFormatVersion);
+  let bytes: Uint8Array;
+  try {
+    bytes = guard(file, () => {
+      transaction(db, () => {
+        removeNodes(db, patch.removeNodeIds);
+        insertRows(db, patch.rows);
+        writeMeta(db, meta);
+      });
+      return db.export();
+    });
+  } finally {
+    db.close();
+  }
+  await writeFileAtomic(file, bytes);
+}
+
+/** Open graph.db for reading. Throws CorruptStoreError / FormatMismatchError (and the fs error of a missing file). */
+export async function openGraphDb(file: string): Promise<GraphDb> {
+  const [SQL, bytes] = await Promise.all([loadSqlJs(), fsp.readFile(file)]);
+  const { db, meta } = openBytes(SQL, bytes, file, STORE_FORMAT_VERSION);
+  let closed = false;
+  return {
+    db,
+    meta,
+    file,
+    close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+/**
+ * Full structural check (`PRAGMA quick_check`, a few ms per 1,000 files): throws CorruptStoreError when a page
+ * is damaged. patchGraphDb does not run it: it only notices damage in the pages it touches.
+ */
+export async function verifyGraphDb(file: string): Promise<void> {
+  const g = await openGraphDb(file);
+  try {
+    const result = guard(file, () => all(g.db, 'PRAGMA quick_check').map((r) => String(r[0])));
+    if (result.length !== 1 || result[0] !== 'ok') throw new CorruptStoreError(file, result.slice(0, 3).join('; '));
+  } finally {
+    g.close();
+  }
+}
+
+function all(db: Database, sql: string): SqlValue[][] {
+  return db.exec(sql)[0]?.values ?? [];
+}
+
+/** Every row of graph.db in a deterministic order (nodes by id, edges by source/target/kind, the rest by all columns). */
+export async function readGraphRows(file: string): Promise<GraphRows> {
+  const g = await openGraphDb(file);
+  try {
+    return guard(file, () => {
+      const nodes: NodeRow[] = all(g.db, 'SELECT id, path, kind, body FROM nodes ORDER BY id').map((r) => ({
+        id: String(r[0]),
+        path: String(r[1]),
+        kind: String(r[2]) as NodeRow['kind'],
+        body: String(r[3]),
+      }));
+      const edges: EdgeRow[] = all(
+        g.db,
+        'SELECT source, target, kind, names, reexports, specifier, line FROM edges ORDER BY source, target, kind',
+      ).map((r) => ({
+        source: String(r[0]),
+        target: String(r[1]),
+        kind: String(r[2]) as ImportKind,
+        names: r[3] === null ? '[]' : String(r[3]),
+        reexports: r[4] === null ? null : String(r[4]),
+        specifier: String(r[5]),
+        line: Number(r[6]),
+      }));
+      const symbols: SymbolRow[] = all(
+        g.db,
+        'SELECT node_id, name, kind, line, exported FROM symbols ORDER BY node_id, line, name, kind, exported',
+      ).map((r) => ({
+        nodeId: String(r[0]),
+        name: String(r[1]),
+        kind: String(r[2]),
+        line: Number(r[3]),
+        exported: Number(r[4]) !== 0,
+      }));
+      const externals: ExternalRow[] = all(
+        g.db,
+        'SELECT node_id, package, specifier, kind, line FROM externals ORDER BY node_id, line, package, specifier, kind',
+      ).map((r) => ({
+        nodeId: String(r[0]),
+        package: String(r[1]),
+        specifier: String(r[2]),
+        kind: String(r[3]) as ImportKind,
+        line: Number(r[4]),
+      }));
+      const unresolved: UnresolvedRow[] = all(
+        g.db,
+        'SELECT node_id, specifier, kind, reason, line FROM unresolved ORDER BY node_id, line, specifier, kind, reason',
+      ).map((r) => ({
+        nodeId: String(r[0]),
+        specifier: String(r[1]),
+        kind: String(r[2]) as ImportKind,
+        reason: String(r[3]),
+        line: Number(r[4]),
+      }));
+      return { nodes, edges, symbols, externals, unresolved };
+    });
+  } finally {
+    g.close();
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * Shared shapes of the intelligence pipeline: scan → parse → resolve → graph → store → query.
+ * Paths called RelPath are relative to the project root and always use `/` separators.
+ */
+
+export type RelPath = string;
+
+// ---------------------------------------------------------------- scan
+
+export interface ScannedFile {
+  /** repo-relative, `/` separators */
+  path: RelPath;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface IntelConfig {
+  /** globs (relative to the root) of files to index */
+  include: string[];
+  /** globs excluded on top of .gitignore and the built-in exclusions */
+  exclude: string[];
+  /** files larger than this are recorded as skipped, never parsed */
+  maxFileBytes: number;
+  /** PostToolUse capture on/off (read by the hooks) */
+  capture: boolean;
+}
+
+// ---------------------------------------------------------------- parse
+
+export type ImportKind = 'import' | 'require' | 'dynamic-import' | 'reexport' | 'type-import' | 'triple-slash';
+
+export interface ReexportBinding {
+  /** name in the imported module; `*` for `export *` / `export * as ns` */
+  imported: string;
+  /** name under which this file exports it; `*` for `export * from` */
+  exported: string;
+}
+
+export interface ImportRecord {
+  specifier: string;
+  kind: ImportKind;
+  /**
+   * Imported names: `default`, named imports by their name in the imported module, `*` for a namespace import,
+   * `export *`, an untracked `require()` or `import()`. Empty for side-effect imports and triple-slash references.
+   */
+  names: string[];
+  /** 1-based line of the statement */
+  line: number;
+  /** present only on kind `reexport`: how each name is exported again */
+  reexports?: ReexportBinding[];
+}
+
+export type ExportKind =
+  | 'function'
+  | 'class'
+  | 'const'
+  | 'variable'
+  | 'type'
+  | 'interface'
+  | 'enum'
+  | 'namespace'
+  | 'default'
+  | 'reexport'
+  | 'cjs';
+
+export interface ExportRecord {
+  /** exported name (`default` for the default export, `*` never appears here) */
+  name: string;
+  kind: ExportKind;
+  line: number;
+}
+
+export type SymbolKind = 'function' | 'class' | 'const' | 'variable' | 'type' | 'interface' | 'enum' | 'namespace';
+
+export interface SymbolRecord {
+  name: string;
+  kind: SymbolKind;
+  line: number;
+  exported: boolean;
+}
+
+export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';
+
+export interface SyntaxProblem {
+  message: string;
+  line: number;
+}
+
+export interface ParsedFile {
+  imports: ImportRecord[];
+  exports: ExportRecord[];
+  /** top-level declarations */
+  symbols: SymbolRecord[];
+  /** the file's leading doc comment (JSDoc or a leading block/line comment), trimmed, or null */
+  docComment: string | null;
+  moduleSystem: ModuleSystem;
+  /** first syntax error; the facts above are what error recovery could still extract */
+  syntaxError: SyntaxProblem | null;
+}
+
+export type SkipReason = 'too-large' | 'binary' | 'non-utf8' | 'unreadable' | 'not-a-file';
+
+/** What a parse worker returns for one file. */
+export type LoadedFile =
+  | { path: RelPath; hash: string; size: number; mtimeMs: number; parsed: ParsedFile }
+  | { path: RelPath; hash: string | null; size: number; mtimeMs: number; skipped: SkipReason; detail?: string };
+
+// ---------------------------------------------------------------- resolve
+
+export type Resolution =
+  | { kind: 'file'; path: RelPath }
+  /** exists inside the project but is not an indexed source file (json, css, a file of an excluded folder …) */
+  | { kind: 'asset'; path: RelPath }
+  | { kind: 'external'; package: string }
+  | { kind: 'builtin'; module: string }
+  | { kind: 'unresolved'; reason: string };
+
+export interface ResolvedImport extends ImportRecord {
+  resolved: Resolution;
+}
+
+// ---------------------------------------------------------------- index (the source of truth, index.json)
+
+export type FileType = 'source' | 'test' | 'types' | 'config' | 'script';
+
+export interface FileRecord {
+  path: RelPath;
+  id: string;
+  /** sha1 of the content; null when unreadable */
+  hash: string | null;
+  size: number;
+  mtimeMs: number;
+  type: FileType;
+  moduleSystem: ModuleSystem;
+  docComment: string | null;
+  purpose: string;
+  /** `manual` when a person or an agent wrote the Purpose section of the entity file */
+  purposeSource: 'generated' | 'manual';
+  exports: ExportRecord[];
+  symbols: SymbolRecord[];
+  imports: ResolvedImport[];
+  syntaxError: SyntaxProblem | null;
+  skipped: SkipReason | null;
+}
+
+export interface IndexDocument {
+  storeFormatVersion: number;
+  toolVersion: string;
+  builtAt: string;
+  /** mtimes of the files that steer resolution (tsconfig, package.json, …), to notice when they change */
+  configFiles: Record<RelPath, number>;
+  files: Record<RelPath, FileRecord>;
+}
+
+// ---------------------------------------------------------------- graph rows (what graph.db holds)
+
+export interface NodeRow {
+  id: string;
+  path: RelPath;
+  kind: 'file';
+  /** JSON: at least { type, purpose, exports } */
+  body: string;
+}
+
+export interface EdgeRow {
+  source: string;
+  target: string;
+  kind: ImportKind;
+  /** JSON array of imported names */
+  names: string;
+  /** JSON array of ReexportBinding on re-export edges (`export { a as b } from`), else null */
+  reexports: string | null;
+  specifier: string;
+  line: number;
+}
+
+export interface SymbolRow {
+  nodeId: string;
+  name: string;
+  kind: string;
+  line: number;
+  exported: boolean;
+}
+
+export interface ExternalRow {
+  nodeId: string;
+  package: string;
+  specifier: string;
+  kind: ImportKind;
+  line: number;
+}
+
+export interface UnresolvedRow {
+  nodeId: string;
+  specifier: string;
+  kind: ImportKind;
+  reason: string;
+  line: number;
+}
+
+export interface GraphRows {
+  nodes: NodeRow[];
+  edges: EdgeRow[];
+  symbols: SymbolRow[];
+  externals: ExternalRow[];
+  unresolved: UnresolvedRow[];
+}
+
+export interface StoreMeta {
+  storeFormatVersion: number;
+  toolVersion: string;
+  builtAt: string;
+}
+
+// ---------------------------------------------------------------- analysis
+
+export interface Conventions {
+  fileNaming: { style: string; share: number };
+  moduleSystem: { style: string; share: number };
+  exportStyle: { style: string; share: number };
+  tests: { count: number; layout: string; pattern: string | null };
+  folderRoles: Array<{ folder: string; role: string; files: number }>;
+}
+
+export interface Hotspot {
+  path: RelPath;
+  id: string;
+  direct: number;
+  transitive: number;
+}
