@@ -1,0 +1,19 @@
+import type { ImportKind, RelPath, Resolution } from '../types.js';
+
+/** What the resolver may see of the project. */
+export interface ResolverHost {
+  /** absolute project root */
+  root: string;
+  /** the indexed source files (scan result), project-relative with `/` separators */
+  files: ReadonlySet<RelPath>;
+  /** project-relative path (may contain `..` or go into node_modules); null if absent */
+  readFile(rel: string): string | null;
+  /** any file on disk, project-relative */
+  fileExists(rel: string): boolean;
+}
+
+export interface Resolver {
+  resolve(specifier: string, from: RelPath, kind: ImportKind): Resolution;
+  /** project-relative paths of every config file the resolver read (tsconfig/jsconfig chain, package.json files, pnpm-workspace.yaml) */
+  configFiles(): RelPath[];
+}
