@@ -37,8 +37,16 @@ function existingModeSync(file: string): number | null {
   }
 }
 
+export interface AtomicWriteOptions {
+  /**
+   * fsync the temp file before the rename (default true). Without it a reader still never sees a torn file, but a
+   * power cut may lose the newest content: fine for files that are derived again from a durable source.
+   */
+  durable?: boolean;
+}
+
 /** Atomically replace `file` with `data`. Parent directories are created; the mode of an existing file is kept. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(file);
   await fsp.mkdir(dir, { recursive: true });
   const mode = await existingModeAsync(file);
@@ -48,7 +56,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     handle = await fsp.open(tmp, 'wx', mode ?? 0o666);
     if (mode !== null) await handle.chmod(mode); // open() applies the umask; restore the exact mode
     await handle.writeFile(data);
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;
     for (let attempt = 0; ; attempt++) {
@@ -105,5 +113,25 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
       /* already failing */
     }
     throw err;
+  }
+}
+
+/**
+ * Many small derived files into one folder (entity pages): each is written to a temp file and renamed, so readers
+ * never see a torn page, but without fsync and without per-file mode checks. Synchronous on purpose: hundreds of
+ * tiny async writes queue up behind libuv's four threads and take several times longer.
+ */
+export function writeDerivedFilesSync(dir: string, files: Iterable<[name: string, data: string]>): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [name, data] of files) {
+    const target = path.join(dir, name);
+    const tmp = tempPathFor(target);
+    try {
+      fs.writeFileSync(tmp, data, { flag: 'wx' });
+      fs.renameSync(tmp, target);
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
   }
 }

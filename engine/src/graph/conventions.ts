@@ -1,0 +1,113 @@
+import type { Conventions, FileRecord } from '../types.js';
+import { baseStem } from './classify.js';
+
+function dominant(counts: Map<string, number>, fallback: string): { style: string; share: number } {
+  let total = 0;
+  let best = fallback;
+  let bestCount = 0;
+  for (const [style, n] of [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    total += n;
+    if (n > bestCount) {
+      best = style;
+      bestCount = n;
+    }
+  }
+  if (total === 0) return { style: fallback, share: 0 };
+  const share = Math.round((bestCount / total) * 100) / 100;
+  return { style: share < 0.6 ? `mixed (mostly ${best})` : best, share };
+}
+
+function bump(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+export function namingStyle(stem: string): string | null {
+  if (/^[a-z][a-z0-9]*(-[a-z0-9]+)+$/.test(stem)) return 'kebab-case';
+  if (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(stem)) return 'snake_case';
+  if (/^[a-z][a-z0-9]*([A-Z][a-z0-9]*)+$/.test(stem)) return 'camelCase';
+  if (/^[A-Z][a-z0-9]+([A-Z][a-z0-9]*)*$/.test(stem)) return 'PascalCase';
+  return null; // one lower-case word or something unusual: says nothing about the convention
+}
+
+const FOLDER_ROLES: Array<[RegExp, string]> = [
+  [/^(__tests__|tests?|spec|e2e)$/, 'tests'],
+  [/^(components?|ui|widgets)$/, 'UI components'],
+  [/^hooks$/, 'hooks'],
+  [/^(utils?|helpers|lib|shared|common)$/, 'shared utilities'],
+  [/^(api|routes?|controllers?|handlers?|endpoints)$/, 'API / routing'],
+  [/^(models?|entities|schemas?|db|database)$/, 'data models'],
+  [/^(services?|clients?)$/, 'services'],
+  [/^(types?|typings|@types|interfaces)$/, 'type definitions'],
+  [/^(scripts|bin|tools)$/, 'scripts and tooling'],
+  [/^(config|configs|settings)$/, 'configuration'],
+  [/^(store|state|stores|redux)$/, 'state management'],
+  [/^(pages|app|views|screens)$/, 'pages / views'],
+  [/^(cli|commands?)$/, 'command line'],
+  [/^(internal|core|engine)$/, 'core logic'],
+  [/^(locales?|i18n)$/, 'localisation'],
+  [/^(fixtures|mocks|__mocks__)$/, 'test fixtures'],
+  [/^(packages|apps)$/, 'workspace packages'],
+  [/^src$/, 'source root'],
+];
+
+/** Conventions detected from the indexed files: naming, module system, export style, tests and folder roles. */
+export function detectConventions(records: FileRecord[]): Conventions {
+  const naming = new Map<string, number>();
+  const modules = new Map<string, number>();
+  const exportStyles = new Map<string, number>();
+  const testPatterns = new Map<string, number>();
+  const folders = new Map<string, { files: number; tests: number; types: number }>();
+  let tests = 0;
+  let colocated = 0;
+  let separate = 0;
+  const sourceDirs = new Set<string>();
+  for (const r of records) {
+    const dir = r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '';
+    if (r.type === 'source') sourceDirs.add(dir);
+  }
+  for (const r of records) {
+    const style = namingStyle(baseStem(r.path));
+    if (style && r.type !== 'config') bump(naming, style);
+    if (r.moduleSystem !== 'none' && r.type !== 'types') bump(modules, r.moduleSystem === 'esm' ? 'ES modules' : r.moduleSystem === 'cjs' ? 'CommonJS' : 'mixed');
+    if (r.type === 'source' && r.exports.length) {
+      const hasDefault = r.exports.some((e) => e.name === 'default');
+      const hasNamed = r.exports.some((e) => e.name !== 'default');
+      bump(exportStyles, hasDefault && hasNamed ? 'named + default' : hasDefault ? 'default export' : 'named exports');
+    }
+    const segments = r.path.split('/');
+    const top = segments.length > 2 ? `${segments[0]}/${segments[1]}` : segments.length === 2 ? segments[0] : '';
+    if (top) {
+      const f = folders.get(top) ?? { files: 0, tests: 0, types: 0 };
+      f.files++;
+      if (r.type === 'test') f.tests++;
+      if (r.type === 'types') f.types++;
+      folders.set(top, f);
+    }
+    if (r.type === 'test') {
+      tests++;
+      const name = r.path.slice(r.path.lastIndexOf('/') + 1);
+      const suffix = /\.(test|spec|e2e)\.([cm]?[jt]sx?)$/.exec(name);
+      bump(testPatterns, suffix ? `*.${suffix[1]}.${suffix[2]}` : /__tests__\//.test(r.path) ? '__tests__/*' : 'tests folder');
+      const dir = r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '';
+      if (/(^|\/)(__tests__|tests?|spec|e2e)(\/|$)/.test(dir) && !sourceDirs.has(dir)) separate++;
+      else colocated++;
+    }
+  }
+  const layout = tests === 0 ? 'none' : colocated && separate ? (colocated > separate ? 'mostly colocated' : 'mostly separate folders') : colocated ? 'colocated with sources' : 'separate test folders';
+  const topPattern = dominant(testPatterns, '');
+  const folderRoles = [...folders.entries()]
+    .map(([folder, f]) => {
+      const last = folder.slice(folder.lastIndexOf('/') + 1).toLowerCase();
+      const named = FOLDER_ROLES.find(([re]) => re.test(last))?.[1];
+      const role = named ?? (f.tests > f.files / 2 ? 'tests' : f.types > f.files / 2 ? 'type definitions' : 'source');
+      return { folder, role, files: f.files };
+    })
+    .sort((a, b) => b.files - a.files || (a.folder < b.folder ? -1 : 1));
+  return {
+    fileNaming: dominant(naming, 'unknown'),
+    moduleSystem: dominant(modules, 'unknown'),
+    exportStyle: dominant(exportStyles, 'unknown'),
+    tests: { count: tests, layout, pattern: tests ? topPattern.style : null },
+    folderRoles,
+  };
+}

@@ -1,0 +1,143 @@
+import { entityId } from '../ids.js';
+import type { EdgeRow, FileRecord, GraphRows, ImportKind, LoadedFile, ReexportBinding, ResolvedImport } from '../types.js';
+import type { Resolver } from '../resolve/index.js';
+import { fileType, generatedPurpose } from './classify.js';
+
+export interface ManualPurpose {
+  purpose: string;
+  manual: boolean;
+}
+
+/**
+ * Folds what the loader found into a FileRecord. A file that no longer parses keeps its last good facts (from
+ * `previous`) and is marked with the syntax error; a purpose written by a person or an agent is kept.
+ */
+export function makeRecord(
+  loaded: LoadedFile,
+  previous: FileRecord | undefined,
+  resolver: Resolver,
+  manual: ManualPurpose | null,
+): FileRecord {
+  const type = fileType(loaded.path);
+  const base = {
+    path: loaded.path,
+    id: entityId(loaded.path),
+    hash: loaded.hash,
+    size: loaded.size,
+    mtimeMs: loaded.mtimeMs,
+    type,
+  };
+  let facts: Pick<FileRecord, 'moduleSystem' | 'docComment' | 'exports' | 'symbols' | 'syntaxError' | 'skipped'> & {
+    imports: Omit<ResolvedImport, 'resolved'>[];
+  };
+  if ('skipped' in loaded) {
+    facts = { moduleSystem: 'none', docComment: null, exports: [], symbols: [], imports: [], syntaxError: null, skipped: loaded.skipped };
+  } else {
+    const p = loaded.parsed;
+    const keepPrevious = p.syntaxError !== null && previous !== undefined && previous.skipped === null;
+    const source = keepPrevious ? previous : p;
+    facts = {
+      moduleSystem: source.moduleSystem,
+      docComment: source.docComment,
+      exports: source.exports,
+      symbols: source.symbols,
+      imports: source.imports.map(({ specifier, kind, names, line, reexports }) =>
+        reexports ? { specifier, kind, names, line, reexports } : { specifier, kind, names, line },
+      ),
+      syntaxError: p.syntaxError,
+      skipped: null,
+    };
+  }
+  const imports = facts.imports.map((i) => ({ ...i, resolved: resolver.resolve(i.specifier, loaded.path, i.kind) }));
+  const purpose = manual?.manual
+    ? { purpose: manual.purpose, purposeSource: 'manual' as const }
+    : { purpose: generatedPurpose(loaded.path, type, facts.docComment, facts.exports, facts.imports), purposeSource: 'generated' as const };
+  return { ...base, moduleSystem: facts.moduleSystem, docComment: facts.docComment, ...purpose, exports: facts.exports, symbols: facts.symbols, imports, syntaxError: facts.syntaxError, skipped: facts.skipped };
+}
+
+/** Re-resolves every import of a record against the current file set; returns the same object when nothing changed. */
+export function reresolve(record: FileRecord, resolver: Resolver): FileRecord {
+  let changed = false;
+  const imports = record.imports.map((i) => {
+    const resolved = resolver.resolve(i.specifier, record.path, i.kind);
+    if (JSON.stringify(resolved) === JSON.stringify(i.resolved)) return i;
+    changed = true;
+    return { ...i, resolved };
+  });
+  return changed ? { ...record, imports } : record;
+}
+
+export interface FileEdge {
+  source: string;
+  target: string;
+  kind: ImportKind;
+  names: string[];
+  reexports: ReexportBinding[] | null;
+  specifier: string;
+  line: number;
+}
+
+/** File-to-file edges of one record, one per (target, kind), names merged, first specifier and line kept. */
+export function edgesOf(record: FileRecord): FileEdge[] {
+  const byKey = new Map<string, FileEdge>();
+  for (const i of record.imports) {
+    if (i.resolved.kind !== 'file' || i.resolved.path === record.path) continue;
+    const key = `${i.resolved.path}\u0000${i.kind}`;
+    const existing = byKey.get(key);
+    if (existing) {
+      for (const n of i.names) if (!existing.names.includes(n)) existing.names.push(n);
+      if (i.reexports) existing.reexports = [...(existing.reexports ?? []), ...i.reexports];
+    } else {
+      byKey.set(key, { source: record.path, target: i.resolved.path, kind: i.kind, names: [...i.names], reexports: i.reexports ? [...i.reexports] : null, specifier: i.specifier, line: i.line });
+    }
+  }
+  const edges = [...byKey.values()];
+  for (const e of edges) {
+    e.names.sort();
+    if (e.reexports) {
+      const unique = new Map(e.reexports.map((b) => [`${b.imported}\u0000${b.exported}`, b]));
+      e.reexports = [...unique.values()].sort((a, b) => (a.exported < b.exported ? -1 : a.exported > b.exported ? 1 : a.imported < b.imported ? -1 : 1));
+    }
+  }
+  return edges.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+}
+
+export function nodeBody(r: FileRecord): string {
+  return JSON.stringify({
+    type: r.type,
+    purpose: r.purpose,
+    purposeSource: r.purposeSource,
+    exports: r.exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line })),
+    moduleSystem: r.moduleSystem,
+    hash: r.hash,
+    size: r.size,
+    syntaxError: r.syntaxError,
+    skipped: r.skipped,
+  });
+}
+
+/** The graph.db rows of a set of records. */
+export function rowsOf(records: Iterable<FileRecord>): GraphRows {
+  const rows: GraphRows = { nodes: [], edges: [], symbols: [], externals: [], unresolved: [] };
+  for (const r of records) {
+    rows.nodes.push({ id: r.id, path: r.path, kind: 'file', body: nodeBody(r) });
+    for (const e of edgesOf(r)) {
+      const edge: EdgeRow = {
+        source: r.id,
+        target: entityId(e.target),
+        kind: e.kind,
+        names: JSON.stringify(e.names),
+        reexports: e.reexports ? JSON.stringify(e.reexports) : null,
+        specifier: e.specifier,
+        line: e.line,
+      };
+      rows.edges.push(edge);
+    }
+    for (const s of r.symbols) rows.symbols.push({ nodeId: r.id, name: s.name, kind: s.kind, line: s.line, exported: s.exported });
+    for (const i of r.imports) {
+      if (i.resolved.kind === 'external') rows.externals.push({ nodeId: r.id, package: i.resolved.package, specifier: i.specifier, kind: i.kind, line: i.line });
+      else if (i.resolved.kind === 'unresolved') rows.unresolved.push({ nodeId: r.id, specifier: i.specifier, kind: i.kind, reason: i.resolved.reason, line: i.line });
+    }
+  }
+  return rows;
+}

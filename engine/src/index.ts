@@ -1,0 +1,60 @@
+/**
+ * The public surface of the engine. Hooks, the MCP server and the CLI import only this file.
+ * The pipeline (parse workers, resolver, sql.js writer) loads lazily, inside the functions that need it.
+ */
+import type { BuildOptions, BuildReport } from './pipeline/build.js';
+import type { RefreshReport, UpdateReport } from './pipeline/update.js';
+
+export type * from './types.js';
+export type { BuildOptions, BuildReport, BuildPhase } from './pipeline/build.js';
+export type { UpdateReport, RefreshReport } from './pipeline/update.js';
+export { STORE_FORMAT_VERSION, TOOL_VERSION } from './version.js';
+export { intelPaths } from './paths.js';
+export { findProjectRoot } from './root.js';
+export { entityId, toRelPath } from './ids.js';
+export { readIntelConfig, ConfigError, defaultConfig } from './config.js';
+export {
+  openIntel,
+  IntelReader,
+  UnknownFileError,
+  blastRadius,
+  hotspots,
+  dependentCounts,
+  searchIntel,
+  dependencies,
+  importPath,
+  type BlastRadius,
+  type AffectedFile,
+  type SearchHit,
+  type SearchResult,
+  type Dependencies,
+  type ImportPath,
+  type NodeInfo,
+  type EdgeInfo,
+} from './query/index.js';
+
+/** Builds the whole intelligence of `root` into `.planning/intel/`. */
+export async function buildIntel(root: string, options?: BuildOptions): Promise<BuildReport> {
+  const { buildIntel: build } = await import('./pipeline/build.js');
+  return build(root, options);
+}
+
+/** Brings single files (absolute or root-relative) up to date, or removes them when they are gone. */
+export async function updateIntel(root: string, files: string[]): Promise<UpdateReport> {
+  const { updateIntel: update } = await import('./pipeline/update.js');
+  return update(root, files);
+}
+
+/** Catches up with every change made since the last run (stat-based), or builds when there is no index yet. */
+export async function refreshIntel(root: string, options?: { threads?: number }): Promise<RefreshReport> {
+  const { refreshIntel: refresh } = await import('./pipeline/update.js');
+  return refresh(root, options);
+}
+
+export type { IntelStatus } from './pipeline/status.js';
+
+/** What is indexed, when, and what changed on disk since. */
+export async function intelStatus(root: string): Promise<import('./pipeline/status.js').IntelStatus> {
+  const { intelStatus: status } = await import('./pipeline/status.js');
+  return status(root);
+}

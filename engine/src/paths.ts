@@ -1,0 +1,16 @@
+import path from 'node:path';
+
+/** Where a project's intelligence lives. */
+export function intelPaths(root: string) {
+  const dir = path.join(root, '.planning', 'intel');
+  return {
+    planning: path.join(root, '.planning'),
+    dir,
+    index: path.join(dir, 'index.json'),
+    graph: path.join(dir, 'graph.db'),
+    entities: path.join(dir, 'entities'),
+    summary: path.join(dir, 'summary.md'),
+    lock: path.join(dir, '.lock'),
+    log: path.join(dir, 'hook.log'),
+  };
+}

@@ -1,0 +1,225 @@
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { buildAdjacency, reachCounts } from '../graph/adjacency.js';
+import { detectConventions } from '../graph/conventions.js';
+import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
+import { newIndexDocument, serializeIndex } from '../graph/index-document.js';
+import { intelPaths } from '../paths.js';
+import { patchGraphDb, writeGraphDb, writeFileAtomic, writeDerivedFilesSync, renderEntity, renderSummary, readEntityPurpose } from '../store/index.js';
+import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
+import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
+import { generatedPurpose } from '../graph/classify.js';
+import { perfMark } from '../perf.js';
+import type { ProjectState } from './project-state.js';
+
+export interface EdgeIndex {
+  out: Map<RelPath, FileEdge[]>;
+  in: Map<RelPath, FileEdge[]>;
+}
+
+export function edgeIndex(records: Map<RelPath, FileRecord>): EdgeIndex {
+  const out = new Map<RelPath, FileEdge[]>();
+  const inn = new Map<RelPath, FileEdge[]>();
+  for (const r of records.values()) {
+    const edges = edgesOf(r);
+    out.set(r.path, edges);
+    for (const e of edges) {
+      const list = inn.get(e.target);
+      if (list) list.push(e);
+      else inn.set(e.target, [e]);
+    }
+  }
+  return { out, in: inn };
+}
+
+/**
+ * If the entity file of a record has a Purpose that a person or an agent wrote, the record takes it over
+ * (and gives it back when the section is reset to the generated text).
+ */
+export function absorbManualPurpose(root: string, record: FileRecord): FileRecord {
+  let text: string;
+  try {
+    text = readFileSync(path.join(intelPaths(root).entities, `${record.id}.md`), 'utf8');
+  } catch {
+    return record;
+  }
+  const found = readEntityPurpose(text);
+  if (found?.manual && found.purpose.trim()) {
+    const purpose = found.purpose.trim();
+    if (record.purposeSource === 'manual' && record.purpose === purpose) return record;
+    return { ...record, purpose, purposeSource: 'manual' };
+  }
+  if (record.purposeSource === 'manual' && found && !found.manual) {
+    const purpose = generatedPurpose(record.path, record.type, record.docComment, record.exports, record.imports);
+    return { ...record, purpose, purposeSource: 'generated' };
+  }
+  return record;
+}
+
+export function hotspotsOf(records: Map<RelPath, FileRecord>, edges: EdgeIndex): Hotspot[] {
+  const paths = [...records.keys()].sort();
+  const all: Array<{ source: RelPath; target: RelPath }> = [];
+  for (const list of edges.out.values()) for (const e of list) all.push(e);
+  const adj = buildAdjacency(paths, all);
+  const transitive = reachCounts(paths.length, adj.in);
+  return paths
+    .map((p, i) => ({ path: p, id: records.get(p)!.id, direct: adj.in[i].length, transitive: transitive[i] }))
+    .filter((h) => h.direct > 0)
+    .sort((a, b) => b.transitive - a.transitive || b.direct - a.direct || (a.path < b.path ? -1 : 1));
+}
+
+const ENTRY_NAME = /(^|\/)(index|main|cli|server|app|bin)\.[cm]?[jt]sx?$/;
+
+export function entryPointsOf(records: Map<RelPath, FileRecord>, edges: EdgeIndex): RelPath[] {
+  return [...records.values()]
+    .filter((r) => (r.type === 'source' || r.type === 'script') && !(edges.in.get(r.path)?.length) && (edges.out.get(r.path)?.length ?? 0) > 0)
+    .sort((a, b) => {
+      const an = ENTRY_NAME.test(a.path) ? 0 : 1;
+      const bn = ENTRY_NAME.test(b.path) ? 0 : 1;
+      const depth = a.path.split('/').length - b.path.split('/').length;
+      return an - bn || depth || (a.path < b.path ? -1 : 1);
+    })
+    .map((r) => r.path);
+}
+
+function entityText(state: ProjectState, record: FileRecord, edges: EdgeIndex, updated: string): string {
+  const group = (list: FileEdge[], pick: (e: FileEdge) => RelPath) => {
+    const byPath = new Map<RelPath, Set<string>>();
+    for (const e of list) {
+      const p = pick(e);
+      const kinds = byPath.get(p) ?? new Set<string>();
+      kinds.add(e.kind);
+      byPath.set(p, kinds);
+    }
+    return [...byPath.entries()]
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+      .map(([p, kinds]) => ({ path: p, id: state.records.get(p)?.id ?? '', kinds: [...kinds].sort() }));
+  };
+  const externals = [...new Set(record.imports.flatMap((i) => (i.resolved.kind === 'external' ? [i.resolved.package] : [])))].sort();
+  const unresolved = record.imports.flatMap((i) => (i.resolved.kind === 'unresolved' ? [{ specifier: i.specifier, reason: i.resolved.reason }] : []));
+  return renderEntity({
+    record,
+    dependencies: group(edges.out.get(record.path) ?? [], (e) => e.target),
+    dependents: group(edges.in.get(record.path) ?? [], (e) => e.source),
+    externals,
+    unresolved,
+    updated,
+  });
+}
+
+function summaryText(state: ProjectState, edges: EdgeIndex, builtAt: string): string {
+  const records = [...state.records.values()];
+  let edgeCount = 0;
+  for (const list of edges.out.values()) edgeCount += list.length;
+  return renderSummary({
+    root: path.basename(state.root),
+    fileCount: records.length,
+    edgeCount,
+    externalCount: new Set(records.flatMap((r) => r.imports.flatMap((i) => (i.resolved.kind === 'external' ? [i.resolved.package] : [])))).size,
+    unresolvedCount: records.reduce((n, r) => n + r.imports.filter((i) => i.resolved.kind === 'unresolved').length, 0),
+    skippedCount: records.filter((r) => r.skipped).length,
+    syntaxErrorCount: records.filter((r) => r.syntaxError).length,
+    builtAt,
+    hotspots: hotspotsOf(state.records, edges).slice(0, 10),
+    entryPoints: entryPointsOf(state.records, edges).slice(0, 8),
+    conventions: detectConventions(records),
+  });
+}
+
+function meta(builtAt: string): StoreMeta {
+  return { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt };
+}
+
+export async function writeIndexDocument(state: ProjectState, builtAt: string): Promise<void> {
+  const doc = newIndexDocument(state.records, state.configFiles, builtAt);
+  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(doc));
+}
+
+/** Writes all four artefacts from scratch and removes entity files of files that are gone. */
+export async function writeAllArtifacts(state: ProjectState, builtAt: string): Promise<void> {
+  const paths = intelPaths(state.root);
+  const lap = perfMark();
+  mkdirSync(paths.entities, { recursive: true });
+  for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r));
+  lap('write: absorb manual purposes');
+  const edges = edgeIndex(state.records);
+  lap('write: edge index');
+  await writeGraphDb(paths.graph, rowsOf(state.records.values()), meta(builtAt));
+  lap('write: graph.db');
+  const keep = new Set<string>();
+  writeDerivedFilesSync(
+    paths.entities,
+    [...state.records.values()].map((r): [string, string] => {
+      keep.add(`${r.id}.md`);
+      return [`${r.id}.md`, entityText(state, r, edges, builtAt)];
+    }),
+  );
+  lap('write: entities');
+  for (const name of readdirSync(paths.entities)) {
+    if (name.endsWith('.md') && !keep.has(name)) rmSync(path.join(paths.entities, name), { force: true });
+  }
+  await writeFileAtomic(paths.summary, summaryText(state, edges, builtAt), { durable: false });
+  lap('write: summary');
+  await writeIndexDocument(state, builtAt);
+  lap('write: index.json');
+}
+
+/**
+ * Writes what an incremental change touched: graph.db rows of changed and removed files, the entity files of
+ * changed files and of every file whose dependencies or dependents changed, the summary, then index.json last
+ * (index.json is the source of truth: if the process dies before it is written, the next run redoes the work).
+ */
+export async function writeDeltaArtifacts(
+  state: ProjectState,
+  changed: Set<RelPath>,
+  removed: Map<RelPath, FileRecord>,
+  touchedNeighbours: Set<RelPath>,
+  summaryChanged: boolean,
+  builtAt: string,
+): Promise<void> {
+  const paths = intelPaths(state.root);
+  const lap = perfMark();
+  mkdirSync(paths.entities, { recursive: true });
+  const entityPaths = new Set<RelPath>([...changed, ...touchedNeighbours].filter((p) => state.records.has(p)));
+  for (const p of entityPaths) {
+    const before = state.records.get(p)!;
+    const after = absorbManualPurpose(state.root, before);
+    if (after !== before) {
+      state.records.set(p, after);
+      changed.add(p);
+    }
+  }
+  const edges = edgeIndex(state.records);
+  const removeIds = [...changed].map((p) => state.records.get(p)?.id).filter((id): id is string => Boolean(id));
+  for (const r of removed.values()) removeIds.push(r.id);
+  const rows = rowsOf([...changed].flatMap((p) => (state.records.has(p) ? [state.records.get(p)!] : [])));
+  lap('delta: absorb + edge index + rows');
+  await patchGraphDb(paths.graph, { removeNodeIds: removeIds, rows }, meta(builtAt));
+  lap('delta: patch graph.db');
+  const pages: Array<[string, string]> = [];
+  for (const p of entityPaths) {
+    const record = state.records.get(p)!;
+    const text = entityText(state, record, edges, builtAt);
+    if (!sameEntityPage(path.join(paths.entities, `${record.id}.md`), text)) pages.push([`${record.id}.md`, text]);
+  }
+  writeDerivedFilesSync(paths.entities, pages);
+  for (const r of removed.values()) rmSync(path.join(paths.entities, `${r.id}.md`), { force: true });
+  lap(`delta: ${pages.length} of ${entityPaths.size} entities`);
+  if (summaryChanged) {
+    await writeFileAtomic(paths.summary, summaryText(state, edges, builtAt), { durable: false });
+    lap('delta: summary');
+  }
+  await writeIndexDocument(state, builtAt);
+  lap('delta: index.json');
+}
+
+const UPDATED_LINE = /^updated: .*$/m;
+
+/** True when the page on disk says the same as `text`, its `updated:` stamp aside. */
+function sameEntityPage(file: string, text: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').replace(UPDATED_LINE, '') === text.replace(UPDATED_LINE, '');
+  } catch {
+    return false;
+  }
+}

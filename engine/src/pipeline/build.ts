@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { readIntelConfig } from '../config.js';
+import { makeRecord, reresolve } from '../graph/records.js';
+import { readIndexDocument } from '../graph/index-document.js';
+import { createParsePool } from '../parse/index.js';
+import { intelPaths } from '../paths.js';
+import { scanProject } from '../scan/index.js';
+import { withLock } from '../store/index.js';
+import type { FileRecord, RelPath } from '../types.js';
+import { writeAllArtifacts } from './artifacts.js';
+import { configFileStamps, resolverFor, type ProjectState } from './project-state.js';
+
+export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'write';
+
+export interface BuildOptions {
+  /** reuse the facts of files whose size and mtime did not change since the last build (default true) */
+  cache?: boolean;
+  threads?: number;
+  onProgress?: (phase: BuildPhase, done: number, total: number) => void;
+}
+
+export interface BuildReport {
+  root: string;
+  files: number;
+  parsed: number;
+  reused: number;
+  skipped: number;
+  syntaxErrors: number;
+  edges: number;
+  unresolved: number;
+  builtAt: string;
+  timings: Record<BuildPhase, number>;
+}
+
+/** Builds (or rebuilds) the whole intelligence of a project into `.planning/intel/`. */
+export async function buildIntel(root: string, options: BuildOptions = {}): Promise<BuildReport> {
+  const paths = intelPaths(root);
+  mkdirSync(paths.dir, { recursive: true });
+  return withLock(paths.lock, () => buildUnlocked(root, options), { timeoutMs: 120_000 });
+}
+
+export async function buildUnlocked(root: string, options: BuildOptions = {}): Promise<BuildReport> {
+  const progress = options.onProgress ?? (() => {});
+  const timings: Record<BuildPhase, number> = { scan: 0, parse: 0, resolve: 0, write: 0 };
+  let mark = performance.now();
+  const lap = (phase: BuildPhase) => {
+    const now = performance.now();
+    timings[phase] = Math.round((now - mark) * 10) / 10;
+    mark = now;
+  };
+  const config = readIntelConfig(root);
+  const paths = intelPaths(root);
+  const previous = new Map<RelPath, FileRecord>();
+  if (options.cache !== false) {
+    const old = readIndexDocument(paths.index);
+    if (old.ok) for (const [p, r] of Object.entries(old.doc.files)) previous.set(p, r);
+  }
+  progress('scan', 0, 1);
+  const scanned = await scanProject(root, config);
+  progress('scan', 1, 1);
+  lap('scan');
+
+  const toLoad: RelPath[] = [];
+  const reused: FileRecord[] = [];
+  for (const f of scanned) {
+    const old = previous.get(f.path);
+    if (old && old.size === f.size && old.mtimeMs === f.mtimeMs && old.skipped !== 'unreadable') reused.push(old);
+    else toLoad.push(f.path);
+  }
+  const pool = createParsePool(root, { maxFileBytes: config.maxFileBytes, threads: options.threads });
+  let loaded;
+  try {
+    loaded = await pool.load(toLoad, (done, total) => progress('parse', done, total));
+  } finally {
+    await pool.close();
+  }
+  lap('parse');
+
+  const files = new Set(scanned.map((f) => f.path));
+  const resolver = resolverFor(root, files);
+  const records = new Map<RelPath, FileRecord>();
+  for (const r of reused) records.set(r.path, reresolve(r, resolver));
+  for (const l of loaded) records.set(l.path, makeRecord(l, previous.get(l.path), resolver, null));
+  const state: ProjectState = { root, config, records, configFiles: configFileStamps(root, resolver) };
+  lap('resolve');
+
+  const builtAt = new Date().toISOString();
+  progress('write', 0, 1);
+  await writeAllArtifacts(state, builtAt);
+  progress('write', 1, 1);
+  lap('write');
+
+  let edges = 0;
+  let unresolved = 0;
+  for (const r of records.values()) {
+    for (const i of r.imports) {
+      if (i.resolved.kind === 'file') edges++;
+      else if (i.resolved.kind === 'unresolved') unresolved++;
+    }
+  }
+  const all = [...records.values()];
+  return {
+    root,
+    files: records.size,
+    parsed: loaded.length,
+    reused: reused.length,
+    skipped: all.filter((r) => r.skipped).length,
+    syntaxErrors: all.filter((r) => r.syntaxError).length,
+    edges,
+    unresolved,
+    builtAt,
+    timings,
+  };
+}

@@ -1,0 +1,64 @@
+import { existsSync, statSync } from 'node:fs';
+import { readIntelConfig } from '../config.js';
+import { readIndexDocument } from '../graph/index-document.js';
+import { intelPaths } from '../paths.js';
+import { scanProject } from '../scan/index.js';
+import type { RelPath } from '../types.js';
+import { configFilesChanged } from './project-state.js';
+
+export interface IntelStatus {
+  root: string;
+  state: 'missing' | 'corrupt' | 'format-mismatch' | 'fresh' | 'stale';
+  detail?: string;
+  builtAt?: string;
+  toolVersion?: string;
+  files?: number;
+  edges?: number;
+  unresolved?: number;
+  skipped?: number;
+  syntaxErrors?: number;
+  graphDbBytes?: number;
+  /** what a refresh would pick up */
+  pending?: { added: RelPath[]; changed: RelPath[]; removed: RelPath[]; configChanged: boolean };
+}
+
+/** What is indexed, when, and what changed on disk since then. */
+export async function intelStatus(root: string): Promise<IntelStatus> {
+  const paths = intelPaths(root);
+  const read = readIndexDocument(paths.index);
+  if (!read.ok) return { root, state: read.reason === 'missing' ? 'missing' : read.reason, detail: read.detail };
+  const doc = read.doc;
+  const records = Object.values(doc.files);
+  const scanned = await scanProject(root, readIntelConfig(root));
+  const added: RelPath[] = [];
+  const changed: RelPath[] = [];
+  const seen = new Set<RelPath>();
+  for (const f of scanned) {
+    seen.add(f.path);
+    const r = doc.files[f.path];
+    if (!r) added.push(f.path);
+    else if (r.size !== f.size || r.mtimeMs !== f.mtimeMs) changed.push(f.path);
+  }
+  const removed = records.map((r) => r.path).filter((p) => !seen.has(p));
+  const configChanged = configFilesChanged(root, doc.configFiles ?? {});
+  const stale = added.length + changed.length + removed.length > 0 || configChanged;
+  let edges = 0;
+  let unresolved = 0;
+  for (const r of records) for (const i of r.imports) {
+    if (i.resolved.kind === 'file') edges++;
+    else if (i.resolved.kind === 'unresolved') unresolved++;
+  }
+  return {
+    root,
+    state: stale ? 'stale' : 'fresh',
+    builtAt: doc.builtAt,
+    toolVersion: doc.toolVersion,
+    files: records.length,
+    edges,
+    unresolved,
+    skipped: records.filter((r) => r.skipped).length,
+    syntaxErrors: records.filter((r) => r.syntaxError).length,
+    graphDbBytes: existsSync(paths.graph) ? statSync(paths.graph).size : 0,
+    pending: { added, changed, removed, configChanged },
+  };
+}

@@ -1,0 +1,262 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { readIntelConfig } from '../config.js';
+import { edgesOf, makeRecord, reresolve } from '../graph/records.js';
+import { readIndexDocument } from '../graph/index-document.js';
+import { toRelPath } from '../ids.js';
+import { createParsePool, loadFile } from '../parse/index.js';
+import { intelPaths } from '../paths.js';
+import { perfMark } from '../perf.js';
+import { createFileFilter, scanProject } from '../scan/index.js';
+import { withLock, CorruptStoreError, FormatMismatchError } from '../store/index.js';
+import type { FileRecord, LoadedFile, RelPath } from '../types.js';
+import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument } from './artifacts.js';
+import { buildUnlocked, type BuildReport } from './build.js';
+import { configFileStamps, configFilesChanged, resolverFor, type ProjectState } from './project-state.js';
+
+export interface UpdateReport {
+  mode: 'incremental' | 'rebuild' | 'unchanged';
+  updated: RelPath[];
+  removed: RelPath[];
+  /** inputs that are not part of the indexed set (outside the root, excluded, not JS/TS) */
+  ignored: string[];
+  /** files whose resolution changed because of the update (e.g. an import that now finds a new file) */
+  reresolved: RelPath[];
+  rebuild?: BuildReport;
+  engineMs: number;
+}
+
+const RESOLUTION_CONFIG = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
+
+interface ChangeSet {
+  load: RelPath[];
+  remove: RelPath[];
+  ignored: string[];
+  configTouched: boolean;
+}
+
+function classifyInputs(root: string, inputs: string[], records: Map<RelPath, FileRecord>, accept: (rel: RelPath) => boolean): ChangeSet {
+  const set: ChangeSet = { load: [], remove: [], ignored: [], configTouched: false };
+  const load = new Set<RelPath>();
+  const remove = new Set<RelPath>();
+  for (const input of inputs) {
+    const rel = toRelPath(root, input);
+    if (rel === null) {
+      set.ignored.push(input);
+      continue;
+    }
+    if (RESOLUTION_CONFIG.test(rel)) set.configTouched = true;
+    let stat;
+    try {
+      stat = statSync(path.join(root, rel));
+    } catch {
+      stat = null;
+    }
+    if (stat?.isFile() && accept(rel)) {
+      load.add(rel);
+    } else if (!stat || stat.isFile()) {
+      // gone, or no longer part of the indexed set: drop it and everything that was below it (a removed folder)
+      let hit = false;
+      for (const p of records.keys()) {
+        if (p === rel || p.startsWith(`${rel}/`)) {
+          remove.add(p);
+          hit = true;
+        }
+      }
+      if (!hit && !set.configTouched) set.ignored.push(input);
+    } else if (stat.isDirectory()) {
+      set.ignored.push(input);
+    }
+  }
+  set.load = [...load].sort();
+  set.remove = [...remove].filter((p) => !load.has(p)).sort();
+  return set;
+}
+
+function specifierKey(r: FileRecord): string {
+  return r.imports.map((i) => `${i.kind}\u0000${i.specifier}`).join('\u0001');
+}
+
+/** What summary.md shows of one file: when none of it changed, the summary need not be computed again. */
+function summaryFacts(r: FileRecord): string {
+  return JSON.stringify([
+    r.type,
+    r.moduleSystem,
+    r.exports.map((e) => e.name),
+    r.skipped,
+    r.syntaxError !== null,
+    r.imports.map((i) => (i.resolved.kind === 'file' ? `${i.kind}:${i.resolved.path}` : i.resolved.kind === 'external' ? `x:${i.resolved.package}` : i.resolved.kind)),
+  ]);
+}
+
+/**
+ * Applies loaded and removed files to the state, re-resolves whatever the change can affect, and writes the delta.
+ * Returns the paths whose records changed.
+ */
+async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePaths: RelPath[], forceReresolve: boolean, builtAt: string) {
+  const before = new Map(state.records);
+  const removed = new Map<RelPath, FileRecord>();
+  for (const p of removePaths) {
+    const r = state.records.get(p);
+    if (r) {
+      removed.set(p, r);
+      state.records.delete(p);
+    }
+  }
+  const files = new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
+  const resolver = resolverFor(state.root, files);
+  const changed = new Set<RelPath>();
+  for (const l of loaded) {
+    const next = makeRecord(l, before.get(l.path), resolver, null);
+    state.records.set(l.path, next);
+    const prev = before.get(l.path);
+    if (!prev || JSON.stringify(prev) !== JSON.stringify(next)) changed.add(l.path);
+  }
+  const lap = perfMark();
+  const reresolved: RelPath[] = [];
+  const fileSetChanged = removed.size > 0 || loaded.some((l) => !before.has(l.path));
+  const specifiersChanged = loaded.some((l) => {
+    const prev = before.get(l.path);
+    return !prev || specifierKey(prev) !== specifierKey(state.records.get(l.path)!);
+  });
+  // When the file set, a resolution config or the specifiers of a changed file move, every import of the project is
+  // resolved again (a few ms even for thousands of files), which keeps edges and the config files read exactly what a
+  // rebuild would give. Otherwise no other file's resolution can have changed.
+  const full = fileSetChanged || specifiersChanged || forceReresolve || configFilesChanged(state.root, state.configFiles);
+  let stampsMoved = false;
+  if (full) {
+    for (const [p, r] of state.records) {
+      if (changed.has(p)) continue;
+      const next = reresolve(r, resolver);
+      if (next !== r) {
+        state.records.set(p, next);
+        changed.add(p);
+        reresolved.push(p);
+      }
+    }
+    const stamps = configFileStamps(state.root, resolver);
+    stampsMoved = JSON.stringify(stamps) !== JSON.stringify(state.configFiles);
+    state.configFiles = stamps;
+  }
+  lap(full ? 'apply: re-resolve all' : 'apply: no re-resolve needed');
+  const neighbours = new Set<RelPath>();
+  let summaryChanged = fileSetChanged;
+  for (const p of [...changed, ...removed.keys()]) {
+    const old = before.get(p);
+    const now = state.records.get(p);
+    const oldEdges = new Map((old ? edgesOf(old) : []).map((e) => [`${e.target}\u0000${e.kind}`, e.target]));
+    const newEdges = new Map((now ? edgesOf(now) : []).map((e) => [`${e.target}\u0000${e.kind}`, e.target]));
+    for (const [key, target] of oldEdges) if (!newEdges.has(key)) neighbours.add(target);
+    for (const [key, target] of newEdges) if (!oldEdges.has(key)) neighbours.add(target);
+    if (!summaryChanged && (!old || !now || summaryFacts(old) !== summaryFacts(now))) summaryChanged = true;
+  }
+  if (changed.size === 0 && removed.size === 0) {
+    if (stampsMoved) await writeIndexDocument(state, builtAt);
+    return { changed, removed, reresolved };
+  }
+  try {
+    await writeDeltaArtifacts(state, changed, removed, neighbours, summaryChanged, builtAt);
+  } catch (error) {
+    if (error instanceof CorruptStoreError || error instanceof FormatMismatchError) await writeAllArtifacts(state, builtAt);
+    else throw error;
+  }
+  return { changed, removed, reresolved };
+}
+
+function loadState(root: string): ProjectState | null {
+  const doc = readIndexDocument(intelPaths(root).index);
+  if (!doc.ok) return null;
+  return { root, config: readIntelConfig(root), records: new Map(Object.entries(doc.doc.files)), configFiles: doc.doc.configFiles ?? {} };
+}
+
+/**
+ * Brings the given files (absolute or root-relative paths) up to date: re-parses files that exist, removes files
+ * that are gone, and re-resolves every other file whose imports the change can affect. Without a usable index.json
+ * it builds the whole project instead.
+ */
+export async function updateIntel(root: string, inputs: string[]): Promise<UpdateReport> {
+  const paths = intelPaths(root);
+  mkdirSync(paths.dir, { recursive: true });
+  return withLock(paths.lock, async () => {
+    const start = performance.now();
+    const lap = perfMark();
+    const state = loadState(root);
+    lap('update: read index.json');
+    if (!state) {
+      const rebuild = await buildUnlocked(root, { cache: false });
+      return { mode: 'rebuild', updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
+    }
+    const accept = createFileFilter(root, state.config);
+    const set = classifyInputs(root, inputs, state.records, accept);
+    const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes }));
+    lap('update: parse');
+    const result = await applyChanges(state, loaded, set.remove, set.configTouched, new Date().toISOString());
+    lap('update: apply');
+    const mode = result.changed.size || result.removed.size ? 'incremental' : 'unchanged';
+    return {
+      mode,
+      updated: [...result.changed].filter((p) => !result.reresolved.includes(p)).sort(),
+      removed: [...result.removed.keys()].sort(),
+      ignored: set.ignored,
+      reresolved: result.reresolved.sort(),
+      engineMs: performance.now() - start,
+    };
+  });
+}
+
+export interface RefreshReport extends UpdateReport {
+  added: RelPath[];
+}
+
+/**
+ * Catches up with changes made outside Claude: a stat-based scan finds new, changed and deleted files, and only those
+ * are re-parsed. Builds from scratch when there is no usable index.
+ */
+export async function refreshIntel(root: string, options: { threads?: number } = {}): Promise<RefreshReport> {
+  const paths = intelPaths(root);
+  mkdirSync(paths.dir, { recursive: true });
+  return withLock(paths.lock, async () => {
+    const start = performance.now();
+    const state = loadState(root);
+    if (!state) {
+      const rebuild = await buildUnlocked(root, { cache: false, threads: options.threads });
+      return { mode: 'rebuild', added: [], updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
+    }
+    const scanned = await scanProject(root, state.config);
+    const seen = new Set<RelPath>();
+    const load: RelPath[] = [];
+    const added: RelPath[] = [];
+    for (const f of scanned) {
+      seen.add(f.path);
+      const r = state.records.get(f.path);
+      if (!r) added.push(f.path);
+      if (!r || r.size !== f.size || r.mtimeMs !== f.mtimeMs) load.push(f.path);
+    }
+    const remove = [...state.records.keys()].filter((p) => !seen.has(p));
+    let loaded: LoadedFile[] = [];
+    if (load.length) {
+      const pool = createParsePool(root, { maxFileBytes: state.config.maxFileBytes, threads: options.threads });
+      try {
+        loaded = await pool.load(load);
+      } finally {
+        await pool.close();
+      }
+    }
+    const result = await applyChanges(state, loaded, remove, false, new Date().toISOString());
+    const mode = result.changed.size || result.removed.size ? 'incremental' : 'unchanged';
+    return {
+      mode,
+      added: added.sort(),
+      updated: [...result.changed].filter((p) => !result.reresolved.includes(p) && !added.includes(p)).sort(),
+      removed: [...result.removed.keys()].sort(),
+      ignored: [],
+      reresolved: result.reresolved.sort(),
+      engineMs: performance.now() - start,
+    };
+  });
+}
+
+/** True when the project has a `.planning/intel/index.json`. */
+export function hasIntel(root: string): boolean {
+  return existsSync(intelPaths(root).index);
+}

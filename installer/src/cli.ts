@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+import { TOOL_VERSION } from '../../engine/src/version.js';
+import { EXIT_PROBLEM, EXIT_USAGE, ProblemError, UsageError } from './errors.js';
+
+const HELP = `get-shit-done-cc ${TOOL_VERSION}: codebase intelligence and GSD planning state for Claude Code
+
+Usage:
+  get-shit-done-cc intel build [dir]        build .planning/intel/ for a project
+  get-shit-done-cc intel status [dir]       what is indexed and what changed since
+  get-shit-done-cc intel query <question>   blast-radius | hotspots | search | deps | path
+  get-shit-done-cc --version | --help
+
+Run "get-shit-done-cc intel --help" for the options of each command.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return command ? 0 : EXIT_USAGE;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${TOOL_VERSION}\n`);
+    return 0;
+  }
+  switch (command) {
+    case 'intel': {
+      const { runIntel } = await import('./commands/intel.js');
+      return runIntel(rest);
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+function rootCause(error: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = error;
+  while (e instanceof Error && parts.length < 5) {
+    parts.push(e.message);
+    e = e.cause;
+  }
+  return parts.join(': ') || String(error);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`error: ${error.message}\nRun "get-shit-done-cc --help" for usage.\n`);
+      process.exitCode = EXIT_USAGE;
+    } else if (error instanceof ProblemError) {
+      process.stderr.write(`error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`);
+      process.exitCode = EXIT_PROBLEM;
+    } else if (error && typeof error === 'object' && (error as Error).name === 'ConfigError') {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+      process.exitCode = EXIT_USAGE;
+    } else {
+      process.stderr.write(`internal error: ${rootCause(error)}\nThis is a bug in get-shit-done-cc; please report it with the command you ran.\n`);
+      if (process.env.GSD_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+      process.exitCode = EXIT_USAGE;
+    }
+  },
+);
