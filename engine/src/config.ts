@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import type { IntelConfig } from './types.js';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
@@ -31,14 +30,25 @@ export const BUILTIN_EXCLUDE = [
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
-const IntelSection = z
-  .object({
-    include: z.array(z.string()).optional(),
-    exclude: z.array(z.string()).optional(),
-    maxFileBytes: z.number().int().positive().optional(),
-    capture: z.boolean().optional(),
-  })
-  .passthrough();
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/**
+ * Checks the `intel` section by hand rather than with zod: the hooks read this file on every run and must not pay
+ * for loading a schema library. Unknown keys are allowed (other tools may add theirs).
+ */
+function checkIntelSection(section: unknown): string[] {
+  if (typeof section !== 'object' || section === null || Array.isArray(section)) return ['intel: expected an object'];
+  const s = section as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of ['include', 'exclude'] as const) {
+    if (s[key] !== undefined && !isStringArray(s[key])) problems.push(`intel.${key}: expected an array of glob strings`);
+  }
+  if (s.maxFileBytes !== undefined && !(Number.isInteger(s.maxFileBytes) && (s.maxFileBytes as number) > 0)) {
+    problems.push('intel.maxFileBytes: expected a positive whole number of bytes');
+  }
+  if (s.capture !== undefined && typeof s.capture !== 'boolean') problems.push('intel.capture: expected true or false');
+  return problems;
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -68,11 +78,9 @@ export function readIntelConfig(root: string): IntelConfig {
   }
   const section = (json as { intel?: unknown } | null)?.intel;
   if (section === undefined) return defaultConfig();
-  const parsed = IntelSection.safeParse(section);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `intel.${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`${file}: ${problems}`);
-  }
+  const problems = checkIntelSection(section);
+  if (problems.length) throw new ConfigError(`${file}: ${problems.join('; ')}`);
+  const parsed = { data: section as Partial<IntelConfig> };
   const base = defaultConfig();
   return {
     include: parsed.data.include ?? base.include,

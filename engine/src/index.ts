@@ -13,8 +13,10 @@ export { intelPaths } from './paths.js';
 export { findProjectRoot } from './root.js';
 export { entityId, toRelPath } from './ids.js';
 export { readIntelConfig, ConfigError, defaultConfig } from './config.js';
+import { openIntel as openReader, type IntelReader as Reader } from './query/index.js';
+import { StoreError } from './store/errors.js';
+
 export {
-  openIntel,
   IntelReader,
   UnknownFileError,
   blastRadius,
@@ -57,4 +59,19 @@ export type { IntelStatus } from './pipeline/status.js';
 export async function intelStatus(root: string): Promise<import('./pipeline/status.js').IntelStatus> {
   const { intelStatus: status } = await import('./pipeline/status.js');
   return status(root);
+}
+
+/**
+ * Opens a project's graph.db for queries. A graph.db that is corrupt or of another format is rewritten from
+ * index.json first (or everything is rebuilt when index.json is unusable too).
+ */
+export async function openIntel(root: string): Promise<Reader> {
+  try {
+    return await openReader(root);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    const { repairGraph } = await import('./pipeline/repair.js');
+    await repairGraph(root);
+    return openReader(root);
+  }
 }

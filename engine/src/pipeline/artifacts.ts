@@ -3,7 +3,7 @@ import path from 'node:path';
 import { buildAdjacency, reachCounts } from '../graph/adjacency.js';
 import { detectConventions } from '../graph/conventions.js';
 import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
-import { newIndexDocument, serializeIndex } from '../graph/index-document.js';
+import { serializeIndex } from '../graph/index-document.js';
 import { intelPaths } from '../paths.js';
 import { patchGraphDb, writeGraphDb, writeFileAtomic, writeDerivedFilesSync, renderEntity, renderSummary, readEntityPurpose } from '../store/index.js';
 import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
@@ -131,8 +131,7 @@ function meta(builtAt: string): StoreMeta {
 }
 
 export async function writeIndexDocument(state: ProjectState, builtAt: string): Promise<void> {
-  const doc = newIndexDocument(state.records, state.configFiles, builtAt);
-  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(doc));
+  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt));
 }
 
 /** Writes all four artefacts from scratch and removes entity files of files that are gone. */
@@ -169,44 +168,54 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
  * changed files and of every file whose dependencies or dependents changed, the summary, then index.json last
  * (index.json is the source of truth: if the process dies before it is written, the next run redoes the work).
  */
+/** What an entity page shows of its own file (its dependents aside): when none of it changed, neither did the page. */
+export function entityFacts(r: FileRecord): string {
+  return JSON.stringify([r.type, r.purpose, r.purposeSource, r.exports, r.syntaxError, r.skipped, r.imports.map((i) => [i.kind, i.specifier, i.resolved])]);
+}
+
 export async function writeDeltaArtifacts(
   state: ProjectState,
   changed: Set<RelPath>,
   removed: Map<RelPath, FileRecord>,
   touchedNeighbours: Set<RelPath>,
   summaryChanged: boolean,
+  before: Map<RelPath, FileRecord>,
   builtAt: string,
 ): Promise<void> {
   const paths = intelPaths(state.root);
   const lap = perfMark();
   mkdirSync(paths.entities, { recursive: true });
-  const entityPaths = new Set<RelPath>([...changed, ...touchedNeighbours].filter((p) => state.records.has(p)));
-  for (const p of entityPaths) {
-    const before = state.records.get(p)!;
-    const after = absorbManualPurpose(state.root, before);
-    if (after !== before) {
+  const entityPaths = new Set<RelPath>();
+  for (const p of [...changed, ...touchedNeighbours]) {
+    const current = state.records.get(p);
+    if (!current) continue;
+    const after = absorbManualPurpose(state.root, current);
+    if (after !== current) {
       state.records.set(p, after);
       changed.add(p);
     }
+    const old = before.get(p);
+    if (touchedNeighbours.has(p) || !old || entityFacts(old) !== entityFacts(after)) entityPaths.add(p);
   }
-  const edges = edgeIndex(state.records);
   const removeIds = [...changed].map((p) => state.records.get(p)?.id).filter((id): id is string => Boolean(id));
   for (const r of removed.values()) removeIds.push(r.id);
   const rows = rowsOf([...changed].flatMap((p) => (state.records.has(p) ? [state.records.get(p)!] : [])));
-  lap('delta: absorb + edge index + rows');
+  lap('delta: absorb + rows');
   await patchGraphDb(paths.graph, { removeNodeIds: removeIds, rows }, meta(builtAt));
   lap('delta: patch graph.db');
+  // the edge index needs every record: build it only when a page or the summary must be rendered
+  const edges = entityPaths.size || summaryChanged ? edgeIndex(state.records) : null;
   const pages: Array<[string, string]> = [];
   for (const p of entityPaths) {
     const record = state.records.get(p)!;
-    const text = entityText(state, record, edges, builtAt);
+    const text = entityText(state, record, edges!, builtAt);
     if (!sameEntityPage(path.join(paths.entities, `${record.id}.md`), text)) pages.push([`${record.id}.md`, text]);
   }
   writeDerivedFilesSync(paths.entities, pages);
   for (const r of removed.values()) rmSync(path.join(paths.entities, `${r.id}.md`), { force: true });
   lap(`delta: ${pages.length} of ${entityPaths.size} entities`);
   if (summaryChanged) {
-    await writeFileAtomic(paths.summary, summaryText(state, edges, builtAt), { durable: false });
+    await writeFileAtomic(paths.summary, summaryText(state, edges!, builtAt), { durable: false });
     lap('delta: summary');
   }
   await writeIndexDocument(state, builtAt);

@@ -53,7 +53,13 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   const previous = new Map<RelPath, FileRecord>();
   if (options.cache !== false) {
     const old = readIndexDocument(paths.index);
-    if (old.ok) for (const [p, r] of Object.entries(old.doc.files)) previous.set(p, r);
+    if (old.ok) {
+      try {
+        for (const [p, r] of old.records) previous.set(p, r);
+      } catch {
+        previous.clear(); // a corrupt record line: no cache, parse everything
+      }
+    }
   }
   progress('scan', 0, 1);
   const scanned = await scanProject(root, config);

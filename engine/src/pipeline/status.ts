@@ -27,7 +27,7 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
   const paths = intelPaths(root);
   const read = readIndexDocument(paths.index);
   if (!read.ok) return { root, state: read.reason === 'missing' ? 'missing' : read.reason, detail: read.detail };
-  const doc = read.doc;
+  const doc = { ...read.header, files: Object.fromEntries(read.records) };
   const records = Object.values(doc.files);
   const scanned = await scanProject(root, readIntelConfig(root));
   const added: RelPath[] = [];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readIntelConfig } from '../config.js';
 import { edgesOf, makeRecord, reresolve } from '../graph/records.js';
 import { readIndexDocument } from '../graph/index-document.js';
+import { CorruptIndexError } from '../graph/lazy-records.js';
 import { toRelPath } from '../ids.js';
 import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
@@ -94,27 +95,30 @@ function summaryFacts(r: FileRecord): string {
  * Returns the paths whose records changed.
  */
 async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePaths: RelPath[], forceReresolve: boolean, builtAt: string) {
-  const before = new Map(state.records);
+  /** the records as they were before this change, for every path the change touches */
+  const before = new Map<RelPath, FileRecord>();
   const removed = new Map<RelPath, FileRecord>();
   for (const p of removePaths) {
     const r = state.records.get(p);
     if (r) {
+      before.set(p, r);
       removed.set(p, r);
       state.records.delete(p);
     }
   }
+  const fileSetChanged = removed.size > 0 || loaded.some((l) => !state.records.has(l.path));
   const files = new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
   const resolver = resolverFor(state.root, files);
   const changed = new Set<RelPath>();
   for (const l of loaded) {
-    const next = makeRecord(l, before.get(l.path), resolver, null);
+    const prev = state.records.get(l.path);
+    if (prev) before.set(l.path, prev);
+    const next = makeRecord(l, prev, resolver, null);
     state.records.set(l.path, next);
-    const prev = before.get(l.path);
     if (!prev || JSON.stringify(prev) !== JSON.stringify(next)) changed.add(l.path);
   }
   const lap = perfMark();
   const reresolved: RelPath[] = [];
-  const fileSetChanged = removed.size > 0 || loaded.some((l) => !before.has(l.path));
   const specifiersChanged = loaded.some((l) => {
     const prev = before.get(l.path);
     return !prev || specifierKey(prev) !== specifierKey(state.records.get(l.path)!);
@@ -129,6 +133,7 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
       if (changed.has(p)) continue;
       const next = reresolve(r, resolver);
       if (next !== r) {
+        before.set(p, r);
         state.records.set(p, next);
         changed.add(p);
         reresolved.push(p);
@@ -155,7 +160,7 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
     return { changed, removed, reresolved };
   }
   try {
-    await writeDeltaArtifacts(state, changed, removed, neighbours, summaryChanged, builtAt);
+    await writeDeltaArtifacts(state, changed, removed, neighbours, summaryChanged, before, builtAt);
   } catch (error) {
     if (error instanceof CorruptStoreError || error instanceof FormatMismatchError) await writeAllArtifacts(state, builtAt);
     else throw error;
@@ -166,7 +171,7 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
 function loadState(root: string): ProjectState | null {
   const doc = readIndexDocument(intelPaths(root).index);
   if (!doc.ok) return null;
-  return { root, config: readIntelConfig(root), records: new Map(Object.entries(doc.doc.files)), configFiles: doc.doc.configFiles ?? {} };
+  return { root, config: readIntelConfig(root), records: doc.records, configFiles: doc.header.configFiles };
 }
 
 /**
@@ -186,6 +191,7 @@ export async function updateIntel(root: string, inputs: string[]): Promise<Updat
       const rebuild = await buildUnlocked(root, { cache: false });
       return { mode: 'rebuild', updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
     }
+    try {
     const accept = createFileFilter(root, state.config);
     const set = classifyInputs(root, inputs, state.records, accept);
     const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes }));
@@ -201,6 +207,11 @@ export async function updateIntel(root: string, inputs: string[]): Promise<Updat
       reresolved: result.reresolved.sort(),
       engineMs: performance.now() - start,
     };
+    } catch (error) {
+      if (!(error instanceof CorruptIndexError)) throw error;
+      const rebuild = await buildUnlocked(root, { cache: false });
+      return { mode: 'rebuild', updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
+    }
   });
 }
 
@@ -222,6 +233,7 @@ export async function refreshIntel(root: string, options: { threads?: number } =
       const rebuild = await buildUnlocked(root, { cache: false, threads: options.threads });
       return { mode: 'rebuild', added: [], updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
     }
+    try {
     const scanned = await scanProject(root, state.config);
     const seen = new Set<RelPath>();
     const load: RelPath[] = [];
@@ -253,6 +265,11 @@ export async function refreshIntel(root: string, options: { threads?: number } =
       reresolved: result.reresolved.sort(),
       engineMs: performance.now() - start,
     };
+    } catch (error) {
+      if (!(error instanceof CorruptIndexError)) throw error;
+      const rebuild = await buildUnlocked(root, { cache: false, threads: options.threads });
+      return { mode: 'rebuild', added: [], updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
+    }
   });
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { looksLikeEntityId, toRelPath } from '../ids.js';
 import { intelPaths } from '../paths.js';
-import { openGraphDb, type GraphDb } from '../store/index.js';
+import type { GraphDb } from '../store/index.js';
 import type { ExportRecord, FileType, ImportKind, ReexportBinding, RelPath, StoreMeta } from '../types.js';
 
 export interface NodeInfo {
@@ -86,6 +86,7 @@ export class IntelReader {
 
 /** Opens a project's graph.db for queries. Throws the store's errors when it is missing, corrupt or of another format. */
 export async function openIntel(root: string): Promise<IntelReader> {
+  const { openGraphDb } = await import('../store/index.js');
   const graph = await openGraphDb(intelPaths(root).graph);
   return new IntelReader(root, graph);
 }
