@@ -1,0 +1,78 @@
+/**
+ * The module boundaries of get-shit-done-cc, checked by `npm run lint:deps` (part of `npm test`).
+ * See ARCHITECTURE.md for the pipeline these rules protect.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Stages depend one way; a cycle means two modules should be one, or a type belongs in types.ts.',
+      from: { path: '^(engine|installer|hooks|mcp-server)/src' },
+      to: { circular: true, viaOnly: { pathNot: '^engine/src/types\\.ts$' } },
+    },
+    {
+      name: 'adapters-use-engine-entry-only',
+      severity: 'error',
+      comment: 'The CLI, hooks and MCP server are thin adapters: they import the engine only through engine/src/index.ts.',
+      from: { path: '^(installer|hooks|mcp-server)/src' },
+      to: { path: '^engine/src/', pathNot: '^engine/src/(index|version)\\.ts$' },
+    },
+    {
+      name: 'engine-stays-below-adapters',
+      severity: 'error',
+      from: { path: '^engine/src' },
+      to: { path: '^(installer|hooks|mcp-server)/' },
+    },
+    {
+      name: 'hooks-never-load-the-mcp-sdk',
+      severity: 'error',
+      from: { path: '^(hooks|engine)/src' },
+      to: { path: '@modelcontextprotocol|node_modules/zod/' },
+    },
+    {
+      name: 'only-store-touches-sqljs',
+      severity: 'error',
+      from: { path: '^(engine|installer|hooks|mcp-server)/src', pathNot: '^engine/src/store/' },
+      to: { path: 'node_modules/sql\\.js/' },
+    },
+    {
+      name: 'only-parse-touches-babel',
+      severity: 'error',
+      from: { path: '^(engine|installer|hooks|mcp-server)/src', pathNot: '^engine/src/parse/' },
+      to: { path: 'node_modules/@babel/' },
+    },
+    {
+      name: 'only-scan-globs',
+      severity: 'error',
+      from: { path: '^(engine|installer|hooks|mcp-server)/src', pathNot: '^engine/src/scan/' },
+      to: { path: 'node_modules/(fast-glob|picomatch|ignore)/' },
+    },
+    {
+      name: 'parse-does-not-know-the-store',
+      severity: 'error',
+      from: { path: '^engine/src/parse/' },
+      to: { path: '^engine/src/(store|graph|pipeline|query)/' },
+    },
+    {
+      name: 'query-reads-only',
+      severity: 'error',
+      comment: 'Queries read graph.db; they never run the pipeline.',
+      from: { path: '^engine/src/query/' },
+      to: { path: '^engine/src/(pipeline|parse|scan)/' },
+    },
+    {
+      name: 'src-never-imports-tests',
+      severity: 'error',
+      from: { path: '^(engine|installer|hooks|mcp-server)/src' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    exclude: { path: '^(dist|test/fixtures|bench/\\.)' },
+  },
+};
