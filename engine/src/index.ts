@@ -75,3 +75,14 @@ export async function openIntel(root: string): Promise<Reader> {
     return openReader(root);
   }
 }
+
+export { appendJournal, hasPendingJournal, journalPath, type JournalEntry } from './journal.js';
+export type { DrainReport } from './pipeline/drain.js';
+
+/** Applies the changes hooks recorded in the journal (see journal.ts); cheap to call when there are none. */
+export async function drainJournal(root: string, options?: { timeoutMs?: number }): Promise<import('./pipeline/drain.js').DrainReport | null> {
+  const { hasPendingJournal: pending } = await import('./journal.js');
+  if (!pending(root)) return null;
+  const { drainJournal: drain } = await import('./pipeline/drain.js');
+  return drain(root, options);
+}

@@ -182,7 +182,12 @@ function loadState(root: string): ProjectState | null {
 export async function updateIntel(root: string, inputs: string[]): Promise<UpdateReport> {
   const paths = intelPaths(root);
   mkdirSync(paths.dir, { recursive: true });
-  return withLock(paths.lock, async () => {
+  return withLock(paths.lock, () => updateUnlocked(root, inputs));
+}
+
+/** updateIntel for a caller that already holds the intel lock. */
+export async function updateUnlocked(root: string, inputs: string[]): Promise<UpdateReport> {
+  {
     const start = performance.now();
     const lap = perfMark();
     const state = loadState(root);
@@ -212,7 +217,7 @@ export async function updateIntel(root: string, inputs: string[]): Promise<Updat
       const rebuild = await buildUnlocked(root, { cache: false });
       return { mode: 'rebuild', updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
     }
-  });
+  }
 }
 
 export interface RefreshReport extends UpdateReport {

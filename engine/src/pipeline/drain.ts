@@ -1,0 +1,79 @@
+import { readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { DRAINING_SUFFIX, JOURNAL_NAME, journalPath, type JournalEntry } from '../journal.js';
+import { intelPaths } from '../paths.js';
+import { withLock } from '../store/index.js';
+import { updateUnlocked, type UpdateReport } from './update.js';
+
+export interface DrainReport {
+  /** journal lines read (several may name the same file) */
+  entries: number;
+  /** lines that were not JSON or had no path: logged by the caller, never fatal */
+  malformed: number;
+  update: UpdateReport | null;
+}
+
+function readEntries(file: string): { paths: string[]; entries: number; malformed: number } {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { paths: [], entries: 0, malformed: 0 };
+  }
+  const paths: string[] = [];
+  let entries = 0;
+  let malformed = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    entries++;
+    try {
+      const e = JSON.parse(line) as JournalEntry;
+      if (typeof e.path === 'string' && e.path) paths.push(e.path);
+      else malformed++;
+    } catch {
+      malformed++;
+    }
+  }
+  return { paths, entries, malformed };
+}
+
+/**
+ * Applies every change waiting in the journal, under the intel lock. The journal is first renamed aside, so hooks
+ * appending meanwhile start a new one and nothing is lost; a drain that dies leaves its `.draining` file, which the
+ * next drain applies again (updates are idempotent).
+ */
+export async function drainJournal(root: string, options: { timeoutMs?: number } = {}): Promise<DrainReport> {
+  const paths = intelPaths(root);
+  return withLock(
+    paths.lock,
+    async () => {
+      const dir = paths.dir;
+      const mine = `${journalPath(root)}.${process.pid}.${Date.now()}${DRAINING_SUFFIX}`;
+      try {
+        renameSync(journalPath(root), mine);
+      } catch {
+        // nothing new was appended
+      }
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir).filter((n) => n.startsWith(JOURNAL_NAME) && n.endsWith(DRAINING_SUFFIX)).sort();
+      } catch {
+        return { entries: 0, malformed: 0, update: null };
+      }
+      const files = names.map((n) => path.join(dir, n));
+      const unique = new Set<string>();
+      let entries = 0;
+      let malformed = 0;
+      for (const f of files) {
+        const r = readEntries(f);
+        entries += r.entries;
+        malformed += r.malformed;
+        for (const p of r.paths) unique.add(p);
+      }
+      const update = unique.size ? await updateUnlocked(root, [...unique]) : null;
+      for (const f of files) rmSync(f, { force: true });
+      return { entries, malformed, update };
+    },
+    { timeoutMs: options.timeoutMs ?? 30_000 },
+  );
+}
