@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// Runs every engine bench (each in its own child process) and rewrites the engine section of bench/RESULTS.md.
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { BENCH_DIR, ROOT, log, ourCliBuilt, parseArgs, runMain, UsageError } from './lib/common.mjs';
+import { ensureTools } from './tools.mjs';
+import { ensureCorpora, CORPORA } from './corpora.mjs';
+import { updateResultsMd } from './lib/write-results.mjs';
+
+const BENCHES = ['accuracy', 'speed', 'incremental'];
+
+const USAGE = `
+Usage: node bench/run.mjs [options]      (npm run bench = npm run build && node bench/run.mjs)
+
+Installs the pinned tools (bench/tools.mjs) and corpora (bench/corpora.mjs), then runs
+bench/accuracy.mjs, bench/speed.mjs and bench/incremental.mjs one after the other, each as a child process,
+and rewrites bench/RESULTS.md between <!-- engine:start --> and <!-- engine:end -->.
+Exits non-zero only when a script itself fails, never because a bar is missed (verdicts are in RESULTS.md).`;
+
+const SPEC = {
+  only: { type: 'string', default: BENCHES.join(','), help: 'which benches to run' },
+  corpora: { type: 'string', default: 'all', help: `corpora for accuracy and speed (${CORPORA.map((c) => c.name).join(',')})` },
+  runs: { type: 'number', default: 5, help: 'speed: measured rounds' },
+  warmup: { type: 'number', default: 1, help: 'speed: discarded warm-up rounds' },
+  iterations: { type: 'number', default: 30, help: 'incremental: modify iterations' },
+  quick: { type: 'boolean', default: false, help: 'smoke run: --runs 1 --warmup 0 --iterations 5' },
+};
+
+runMain(async () => {
+  const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
+  const only = opts.only.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const b of only) if (!BENCHES.includes(b)) throw new UsageError(`unknown bench ${b}`);
+  if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5 });
+  if (!ourCliBuilt()) log('run: dist/installer/src/cli.js is missing (run `npx tsc -p tsconfig.json`): our side will be reported as not built');
+  ensureTools();
+  ensureCorpora(CORPORA);
+  const args = {
+    accuracy: ['--corpora', opts.corpora],
+    speed: ['--corpora', opts.corpora, '--runs', String(opts.runs), '--warmup', String(opts.warmup)],
+    incremental: ['--iterations', String(opts.iterations), ...(opts.quick ? ['--add-iterations', '3'] : [])],
+  };
+  const failed = [];
+  for (const b of only) {
+    log(`run: ${b}`);
+    const r = spawnSync(process.execPath, [path.join(BENCH_DIR, `${b}.mjs`), ...args[b], '--no-results-md'], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) {
+      failed.push(`${b} (exit ${r.status ?? r.signal})`);
+      log(`run: ${b} FAILED`);
+    }
+  }
+  updateResultsMd();
+  if (failed.length) {
+    log(`run: failed: ${failed.join(', ')}`);
+    return 1;
+  }
+  return 0;
+});
