@@ -1,0 +1,117 @@
+/** loadFile: read one project file, check that it is indexable text, hash it and parse it. */
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import nodePath from 'node:path';
+import type { LoadedFile, RelPath, SkipReason } from '../types.js';
+import { parseSource } from './parse-source.js';
+
+export interface LoadFileOptions {
+  /** files larger than this are skipped as `too-large` without being read */
+  maxFileBytes: number;
+}
+
+/** How far into a file a NUL byte marks it as binary. */
+const BINARY_PROBE_BYTES = 8192;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+const realRoots = new Map<string, string>();
+
+function realRoot(root: string): string {
+  let real = realRoots.get(root);
+  if (real === undefined) {
+    try {
+      real = realpathSync(root);
+    } catch {
+      real = nodePath.resolve(root);
+    }
+    realRoots.set(root, real);
+  }
+  return real;
+}
+
+function isInside(child: string, parent: string): boolean {
+  const relative = nodePath.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative));
+}
+
+function errorDetail(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? error);
+}
+
+function skipped(path: RelPath, stats: Stats | null, reason: SkipReason, detail?: string, hash: string | null = null): LoadedFile {
+  const file: LoadedFile = { path, hash, size: stats?.size ?? 0, mtimeMs: stats?.mtimeMs ?? 0, skipped: reason };
+  if (detail !== undefined) file.detail = detail;
+  return file;
+}
+
+/** Reads the whole file through one descriptor, so the size checked is the size read. */
+function readAll(absolute: string, maxFileBytes: number): { bytes: Buffer; stats: Stats } | { tooLarge: Stats } {
+  const fd = openSync(absolute, 'r');
+  try {
+    const stats = fstatSync(fd);
+    if (stats.size > maxFileBytes) return { tooLarge: stats };
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let offset = 0;
+    while (offset < bytes.length) {
+      const read = readSync(fd, bytes, offset, bytes.length - offset, offset);
+      if (read === 0) break; // the file shrank meanwhile
+      offset += read;
+    }
+    return { bytes: offset === bytes.length ? bytes : bytes.subarray(0, offset), stats };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Loads `path` (relative to `root`): symlinks must stay inside the project, the file must be a regular file of
+ * at most `maxFileBytes`, without NUL bytes in its first 8 KB, and valid UTF-8 (a BOM is dropped).
+ * Never throws: problems come back as `skipped` with a reason.
+ */
+export function loadFile(root: string, path: RelPath, opts: LoadFileOptions): LoadedFile {
+  const absolute = nodePath.join(root, path);
+  let stats: Stats;
+  try {
+    stats = lstatSync(absolute);
+    const isLink = stats.isSymbolicLink();
+    let real: string;
+    try {
+      real = realpathSync.native(absolute);
+    } catch (error) {
+      // a dangling link or a loop of links
+      return skipped(path, null, 'unreadable', `${isLink ? 'broken symlink' : 'unresolvable path'} (${errorDetail(error)})`);
+    }
+    // the file itself or one of its folders may be a link: what is read must stay inside the project
+    if (!isInside(real, realRoot(root))) return skipped(path, null, 'not-a-file', 'symlink to outside the project');
+    if (isLink) stats = statSync(real);
+  } catch (error) {
+    return skipped(path, null, 'unreadable', errorDetail(error));
+  }
+  if (!stats.isFile()) return skipped(path, stats, 'not-a-file');
+  if (stats.size > opts.maxFileBytes) return skipped(path, stats, 'too-large', `${stats.size} bytes > ${opts.maxFileBytes}`);
+
+  let bytes: Buffer;
+  try {
+    const read = readAll(absolute, opts.maxFileBytes);
+    if ('tooLarge' in read) {
+      return skipped(path, read.tooLarge, 'too-large', `${read.tooLarge.size} bytes > ${opts.maxFileBytes}`);
+    }
+    bytes = read.bytes;
+    stats = read.stats;
+  } catch (error) {
+    return skipped(path, stats, 'unreadable', errorDetail(error));
+  }
+
+  const hash = createHash('sha1').update(bytes).digest('hex');
+  if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return skipped(path, stats, 'binary', undefined, hash);
+  let source: string;
+  try {
+    source = utf8.decode(bytes);
+  } catch {
+    return skipped(path, stats, 'non-utf8', undefined, hash);
+  }
+  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
+  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseSource(path, source) };
+}

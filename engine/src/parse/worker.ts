@@ -1,0 +1,30 @@
+/**
+ * Parse worker (worker_threads): receives batches of project-relative paths, answers with their LoadedFile results.
+ * Imports only the parse code so that starting a worker stays cheap.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LoadedFile, RelPath } from '../types.js';
+import { loadFile } from './load-file.js';
+
+export interface WorkerSetup {
+  root: string;
+  maxFileBytes: number;
+}
+
+export interface WorkerRequest {
+  id: number;
+  paths: RelPath[];
+}
+
+export interface WorkerResponse {
+  id: number;
+  results: LoadedFile[];
+}
+
+const setup = workerData as WorkerSetup;
+
+parentPort?.on('message', (request: WorkerRequest) => {
+  const results = request.paths.map((path) => loadFile(setup.root, path, { maxFileBytes: setup.maxFileBytes }));
+  const response: WorkerResponse = { id: request.id, results };
+  parentPort!.postMessage(response);
+});
