@@ -171,8 +171,9 @@ export function renderEngineSection() {
     for (const c of acc.corpora) {
       const k = c.comparisons?.[acc.verdictVariant];
       summary.push(`| A accuracy ${c.name} (vs ${acc.verdictVariant}) | P ${pct(k?.precision)} / R ${pct(k?.recall)} | ≥ 0.99 / ≥ 0.99 | ${k ? verdict(k.pass) : 'n/a'} |`);
-      const h = c.comparisons?.hybrid;
-      if (h && acc.verdictVariant !== 'hybrid') summary.push(`| A accuracy ${c.name} (vs hybrid, info) | P ${pct(h.precision)} / R ${pct(h.recall)} | ≥ 0.99 / ≥ 0.99 | ${h.pass ? 'pass' : 'fail'} |`);
+      for (const [name, h] of Object.entries(c.comparisons ?? {})) {
+        if (name !== acc.verdictVariant) summary.push(`| A accuracy ${c.name} (vs ${name}, info) | P ${pct(h.precision)} / R ${pct(h.recall)} | ≥ 0.99 / ≥ 0.99 | ${h.pass ? 'pass' : 'fail'} |`);
+      }
     }
   }
   if (speed) for (const b of speed.bars) summary.push(`| ${b.id} ${esc(b.name)} | ${esc(b.value)} | ${esc(b.target)} | ${verdict(b.pass)} |`);

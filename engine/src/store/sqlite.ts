@@ -10,7 +10,10 @@ import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
 import type { EdgeRow, ExternalRow, GraphRows, ImportKind, NodeRow, StoreMeta, SymbolRow, UnresolvedRow } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { DDL, META_KEYS } from './schema.js';
+import { DDL_STATEMENTS, META_KEYS } from './schema.js';
+
+const TABLE_DDL = DDL_STATEMENTS.filter((d) => !d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
+const INDEX_DDL = DDL_STATEMENTS.filter((d) => d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
 
 import { CorruptStoreError, FormatMismatchError, StoreError } from './errors.js';
 
@@ -282,11 +285,13 @@ export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMet
   let bytes: Uint8Array;
   try {
     tuneConnection(db);
-    db.exec(DDL);
+    // tables first, indexes after the bulk insert: building an index once is cheaper than maintaining it per row
+    db.exec(TABLE_DDL);
     transaction(db, () => {
       insertRows(db, rows);
       writeMeta(db, meta);
     });
+    db.exec(INDEX_DDL);
     bytes = db.export();
   } finally {
     db.close();
