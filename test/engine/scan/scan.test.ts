@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { createFileFilter, scanProject } from '../../../engine/src/scan/index.js';
+import { defaultConfig, readIntelConfig } from '../../../engine/src/config.js';
+import { cleanupProjects, tempProject } from '../../helpers/project.js';
+
+const paths = async (root: string) => (await scanProject(root, readIntelConfig(root))).map((f) => f.path);
+
+describe('scan: which files are indexed', () => {
+  after(cleanupProjects);
+
+  it('takes the JS/TS family, declarations included, and skips dependencies, VCS, .planning and build output', async () => {
+    const root = tempProject({
+      'src/a.ts': '', 'src/b.tsx': '', 'src/c.mts': '', 'src/d.cts': '', 'src/e.js': '', 'src/f.jsx': '', 'src/g.mjs': '', 'src/h.cjs': '',
+      'src/types.d.ts': '', 'src/readme.md': '', 'src/data.json': '', 'src/app.min.js': '',
+      'node_modules/x/index.js': '', 'packages/p/node_modules/y/index.js': '', '.git/hooks/pre-commit.js': '',
+      '.planning/intel/x.js': '', 'dist/out.js': '', 'packages/p/build/out.js': '', 'coverage/lcov.js': '', '.next/server.js': '',
+    });
+    assert.deepEqual(await paths(root), ['src/a.ts', 'src/b.tsx', 'src/c.mts', 'src/d.cts', 'src/e.js', 'src/f.jsx', 'src/g.mjs', 'src/h.cjs', 'src/types.d.ts']);
+  });
+
+  it('honours .gitignore files, nested ones only below their folder', async () => {
+    const root = tempProject({
+      '.gitignore': 'generated/\n*.gen.ts\n',
+      'src/.gitignore': 'local.ts\n',
+      'src/a.ts': '', 'src/local.ts': '', 'src/x.gen.ts': '', 'generated/api.ts': '', 'local.ts': '', 'lib/deep/generated/z.ts': '',
+    });
+    assert.deepEqual(await paths(root), ['local.ts', 'src/a.ts']);
+  });
+
+  it('include and exclude globs come from .planning/config.json', async () => {
+    const root = tempProject({
+      '.planning/config.json': JSON.stringify({ intel: { include: ['src/**/*.ts'], exclude: ['src/legacy/**'] } }),
+      'src/a.ts': '', 'src/legacy/old.ts': '', 'scripts/s.ts': '', 'src/b.js': '',
+    });
+    assert.deepEqual(await paths(root), ['src/a.ts']);
+  });
+
+  it('the single-file filter agrees with the full scan', async () => {
+    const root = tempProject({ '.gitignore': 'tmp/\n', 'src/a.ts': '', 'tmp/b.ts': '', 'node_modules/c.js': '', 'README.md': '' });
+    const accept = createFileFilter(root, defaultConfig());
+    assert.deepEqual(['src/a.ts', 'tmp/b.ts', 'node_modules/c.js', 'README.md', '../x.ts', ''].map(accept), [true, false, false, false, false, false]);
+    assert.deepEqual(await paths(root), ['src/a.ts']);
+  });
+});
