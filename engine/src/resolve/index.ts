@@ -35,7 +35,7 @@ import {
   matchSubpath,
   type PackageInfo,
 } from './package-json.js';
-import { dirOf, isOutsideRoot, isValidPackageName, joinDir, joinRel, normalizeRel, splitPackageSpecifier } from './paths.js';
+import { dirOf, isOutsideRoot, isValidPackageName, joinDir, joinRel, nearestUp, normalizeRel, splitPackageSpecifier } from './paths.js';
 import { ConfigReader } from './reader.js';
 import { TsconfigLoader, type PathsRule, type TsConfig } from './tsconfig.js';
 import { discoverWorkspaces } from './workspaces.js';
@@ -342,6 +342,13 @@ class ProjectResolver implements Resolver {
   }
 
   /** `dir/package.json` entry (when `withPackage`), then `dir/index.*`. */
+  /** `target` as a file (with probing), then as a folder (package.json, index), then as a non-source asset. */
+  private probePath(ctx: Ctx, target: string): Resolution | null {
+    const f = this.probeFile(target, ctx.importer);
+    if (f !== null) return file(f);
+    return this.probeDirectory(ctx, target, true) ?? this.assetAt(target);
+  }
+
   private probeDirectory(ctx: Ctx, dir: string, withPackage: boolean): Resolution | null {
     if (withPackage) {
       const pkg = this.packageAt(dir);
@@ -431,28 +438,7 @@ class ProjectResolver implements Resolver {
 
   /** The nearest package.json at or above `dir`, within the root. */
   private packageScope(dir: RelPath): PackageInfo | null {
-    const cached = this.scopes.get(dir);
-    if (cached !== undefined) return cached;
-    const walked: RelPath[] = [];
-    let cur = dir;
-    let found: PackageInfo | null = null;
-    for (;;) {
-      const hit = this.scopes.get(cur);
-      if (hit !== undefined) {
-        found = hit;
-        break;
-      }
-      walked.push(cur);
-      const own = this.packageAt(cur);
-      if (own !== null) {
-        found = own;
-        break;
-      }
-      if (cur === '') break;
-      cur = dirOf(cur);
-    }
-    for (const d of walked) this.scopes.set(d, found);
-    return found;
+    return nearestUp(this.scopes, dir, (d) => this.packageAt(d));
   }
 
   private conditions(ctx: Ctx): readonly string[] {
@@ -543,12 +529,8 @@ class ProjectResolver implements Resolver {
     }
     const p = joinRel(pkg.dir, subpath);
     if (isOutsideRoot(p)) return unresolved(`${ctx.spec} points outside the project root`);
-    const f = this.probeFile(p, ctx.importer);
-    if (f !== null) return file(f);
-    const d = this.probeDirectory(ctx, p, true);
-    if (d !== null) return d;
-    const asset = this.assetAt(p);
-    if (asset !== null) return asset;
+    const found = this.probePath(ctx, p);
+    if (found !== null) return found;
     const s = this.outputToSource(pkg.dir, p, ctx.importer);
     if (s !== null) return file(s);
     return unresolved(
@@ -671,12 +653,8 @@ class ProjectResolver implements Resolver {
         if (nm !== null) return { kind: 'external', package: nm };
         attempted.push(p);
         if (isOutsideRoot(p)) continue;
-        const f = this.probeFile(p, ctx.importer);
-        if (f !== null) return file(f);
-        const d = this.probeDirectory(ctx, p, true);
-        if (d !== null) return d;
-        const asset = this.assetAt(p);
-        if (asset !== null) return asset;
+        const found = this.probePath(ctx, p);
+        if (found !== null) return found;
       }
       // a catch-all `*` pattern is a fallback layer (type overrides), not a claim on every specifier
       if (rule.prefix !== '' || rule.suffix !== '') {

@@ -137,3 +137,32 @@ export function isValidPackageName(name: string): boolean {
   }
   return isValidNamePart(name);
 }
+
+/**
+ * The nearest value found in `dir` or a folder above it (within the root), memoised per folder in `cache`:
+ * every folder walked through on the way up is filled in, so each folder is asked at most once.
+ */
+export function nearestUp<T>(cache: Map<RelPath, T | null>, dir: RelPath, own: (dir: RelPath) => T | null): T | null {
+  const cached = cache.get(dir);
+  if (cached !== undefined) return cached;
+  const walked: RelPath[] = [];
+  let cur = dir;
+  let found: T | null = null;
+  for (;;) {
+    const hit = cache.get(cur);
+    if (hit !== undefined) {
+      found = hit;
+      break;
+    }
+    walked.push(cur);
+    const value = own(cur);
+    if (value !== null) {
+      found = value;
+      break;
+    }
+    if (cur === '') break;
+    cur = dirOf(cur);
+  }
+  for (const d of walked) cache.set(d, found);
+  return found;
+}

@@ -5,7 +5,7 @@
 
 import type { RelPath } from '../types.js';
 import { isRecord } from './jsonc.js';
-import { dirOf, joinDir, joinRel, splitPackageSpecifier } from './paths.js';
+import { dirOf, joinDir, joinRel, nearestUp, splitPackageSpecifier } from './paths.js';
 import type { ConfigReader } from './reader.js';
 
 /** One `paths` entry, compiled. Targets are project-relative and still contain their `*`. */
@@ -68,28 +68,7 @@ export class TsconfigLoader {
 
   /** The nearest tsconfig.json (else jsconfig.json) in `dir` or above it, within the root. */
   forDir(dir: RelPath): TsConfig | null {
-    const cached = this.byDir.get(dir);
-    if (cached !== undefined) return cached;
-    const walked: RelPath[] = [];
-    let cur = dir;
-    let found: TsConfig | null = null;
-    for (;;) {
-      const hit = this.byDir.get(cur);
-      if (hit !== undefined) {
-        found = hit;
-        break;
-      }
-      walked.push(cur);
-      const own = this.configIn(cur);
-      if (own !== null) {
-        found = own;
-        break;
-      }
-      if (cur === '') break;
-      cur = dirOf(cur);
-    }
-    for (const d of walked) this.byDir.set(d, found);
-    return found;
+    return nearestUp(this.byDir, dir, (d) => this.configIn(d));
   }
 
   private configIn(dir: RelPath): TsConfig | null {
