@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Token count (characters / 4) of the MCP server's tools/list: what reaches the model and the full response.
+// Usage: node bench/mcp-tokens.mjs [project-dir]   (needs the built server in dist/)
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import path from 'node:path';
+import { ROOT } from './lib/common.mjs';
+
+export const SERVER = path.join(ROOT, 'dist', 'mcp-server', 'src', 'index.js');
+export const tokens = (chars) => Math.ceil(chars / 4);
+
+/** Sizes of a tools/list result: model-facing ({name, description, input_schema}) and the full JSON. */
+export function toolsListSize(tools) {
+  const modelFacingChars = JSON.stringify(tools.map((t) => ({ name: `mcp__gsd__${t.name}`, description: t.description, input_schema: t.inputSchema }))).length;
+  const fullChars = JSON.stringify({ tools }).length;
+  const outputSchemaChars = tools.reduce((n, t) => n + JSON.stringify(t.outputSchema ?? {}).length, 0);
+  return { modelFacingChars, modelFacing: tokens(modelFacingChars), fullChars, full: tokens(fullChars), outputSchemaChars };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const cwd = path.resolve(process.argv[2] ?? ROOT);
+  const client = new Client({ name: 'gsd-tokens', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd }));
+  const { tools } = await client.listTools();
+  const s = toolsListSize(tools);
+  process.stdout.write(`tools: ${tools.length}\nmodel-facing: ${s.modelFacingChars} chars = ${s.modelFacing} tokens (bar ≤ 2500)\nfull tools/list: ${s.fullChars} chars = ${s.full} tokens (outputSchemas ${s.outputSchemaChars} chars)\n`);
+  await client.close();
+}

@@ -1,0 +1,102 @@
+/**
+ * The codebase intel of one project: graph.db through the engine's IntelReader, plus summary.md and entity pages.
+ * Before every answer it drains the hooks' journal (so edits the hooks recorded are applied) and reopens the reader
+ * when graph.db changed on disk (atomic writes replace the file: inode, size or mtime differ).
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { drainJournal, intelPaths, openIntel, type IntelReader } from '../../../engine/src/index.js';
+import { logError } from '../log.js';
+import { MissingDocumentError } from '../result.js';
+import { HINTS } from '../texts.js';
+import { findSection, listItems, plain, readText, sections } from './markdown.js';
+
+export interface IntelSummary {
+  text: string;
+  entryPoints: string[];
+  conventions: string;
+  folderRoles: Map<string, string>;
+}
+
+function signature(file: string): string | null {
+  try {
+    const st = statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+export class IntelAdapter {
+  private reader: IntelReader | null = null;
+  private readerSig: string | null = null;
+  private summaryCache: { sig: string; value: IntelSummary } | null = null;
+  /** how many times graph.db was (re)opened; tests and the bench read it */
+  opens = 0;
+  /** last drain problem, surfaced as a note */
+  lastDrainError: string | null = null;
+
+  constructor(readonly root: string) {}
+
+  get paths() {
+    return intelPaths(this.root);
+  }
+
+  /** The reader, fresh: journal drained, reopened when graph.db changed. Throws MissingDocumentError without intel. */
+  async open(): Promise<IntelReader> {
+    try {
+      await drainJournal(this.root, { timeoutMs: 5000 });
+      this.lastDrainError = null;
+    } catch (error) {
+      this.lastDrainError = (error as Error).message;
+      logError(`drain of ${this.root} failed`, error);
+    }
+    const sig = signature(this.paths.graph);
+    if (sig === null) {
+      this.close();
+      throw new MissingDocumentError(`.planning/intel/graph.db is missing in ${this.root}`, HINTS.noIntel);
+    }
+    if (this.reader && sig === this.readerSig) return this.reader;
+    this.close();
+    const reader = await openIntel(this.root);
+    this.opens++;
+    this.reader = reader;
+    // openIntel may have repaired graph.db: take the signature of what was actually loaded
+    this.readerSig = signature(this.paths.graph);
+    return reader;
+  }
+
+  summary(): IntelSummary | null {
+    const sig = signature(this.paths.summary);
+    if (sig === null) return null;
+    if (this.summaryCache?.sig === sig) return this.summaryCache.value;
+    const text = readText(this.paths.summary) ?? '';
+    const secs = sections(text);
+    const entryPoints = listItems(findSection(secs, /entry points?/i)?.text ?? '').map((s) => plain(s).split(/\s/)[0]);
+    const conventions = findSection(secs, /conventions/i)?.text ?? '';
+    const folderRoles = new Map<string, string>();
+    for (const item of listItems(conventions)) {
+      const m = /^`([^`]+)`\s*[—–-]\s*([^(]+)/.exec(item);
+      if (m) folderRoles.set(m[1], m[2].trim());
+    }
+    const value = { text, entryPoints, conventions, folderRoles };
+    this.summaryCache = { sig, value };
+    return value;
+  }
+
+  /** The entity page of an id, or null. The id is checked so it can never name another file. */
+  entityPage(id: string): string | null {
+    if (!/^[a-z0-9-]{1,200}$/.test(id)) return null;
+    return readText(path.join(this.paths.entities, `${id}.md`));
+  }
+
+  close(): void {
+    try {
+      this.reader?.close();
+    } catch (error) {
+      logError('closing a reader failed', error);
+    }
+    this.reader = null;
+    this.readerSig = null;
+  }
+}

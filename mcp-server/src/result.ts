@@ -1,0 +1,55 @@
+/**
+ * How tools answer: compact `structuredContent` (what Claude Code sends to the model) plus one text block for
+ * other clients, every list capped with `total` and `truncated`, and errors as `isError` results with a hint.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/** A bad argument or a missing document: the caller can fix it; the message says how. */
+export class ToolInputError extends Error {
+  override name = 'ToolInputError';
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+  }
+}
+
+/** A GSD document or the intel is missing or unreadable. */
+export class MissingDocumentError extends ToolInputError {
+  override name = 'MissingDocumentError';
+}
+
+export interface Capped<T> {
+  total: number;
+  truncated: boolean;
+  items: T[];
+}
+
+export function cap<T>(items: readonly T[], limit: number): Capped<T> {
+  return { total: items.length, truncated: items.length > limit, items: items.slice(0, Math.max(0, limit)) };
+}
+
+/** The zod shape of a capped list, for output schemas. */
+export function cappedSchema<T extends z.ZodTypeAny>(item: T, what: string) {
+  return z.object({
+    total: z.number().describe(`all ${what}`),
+    truncated: z.boolean().describe('true when items is cut'),
+    items: z.array(item).describe(what),
+  }).describe(what);
+}
+
+export function clip(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+export function okResult(structured: Record<string, unknown>, meta?: Record<string, unknown>): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
+    ...(meta ? { _meta: meta } : {}),
+  };
+}
+
+export function errorResult(message: string, hint?: string): CallToolResult {
+  return { content: [{ type: 'text', text: hint ? `${message}\n${hint}` : message }], isError: true };
+}

@@ -1,0 +1,123 @@
+/** Shared views over the intel used by several tools: file arguments, critical files, folder conventions. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { hotspots, type IntelReader, type NodeInfo } from '../../engine/src/index.js';
+import type { IntelSummary } from './adapters/intel.js';
+import type { Project } from './context.js';
+import { isSecretPath, resolveInside } from './security.js';
+
+const ENTITY_ID = /^[a-z0-9-]+-[0-9a-f]{12}$/;
+
+/** A file argument (root-relative path, absolute path inside the root, or entity id) → the indexed node. */
+export function lookupFile(project: Project, reader: IntelReader, file: string): NodeInfo {
+  if (ENTITY_ID.test(file.trim()) && reader.nodes.has(file.trim())) return reader.nodes.get(file.trim())!;
+  const { rel } = resolveInside(project.root, file, 'file');
+  return reader.lookup(rel);
+}
+
+const API_PATH = /(^|\/)(api|apis|routes?|controllers?|handlers?|endpoints?|server|graphql|rpc)(\/|\.|$)/i;
+
+export interface Critical {
+  entryPoints: Set<string>;
+  hotspots: Set<string>;
+  isApi(path: string): boolean;
+  why(node: { id: string; path: string }): string[];
+}
+
+/** Entry points (from summary.md, else files nothing imports), top-10 hotspots, and API-looking paths. */
+export function critical(reader: IntelReader, summary: IntelSummary | null): Critical {
+  return reader.memo('gsd-critical', () => {
+    const entry = new Set<string>();
+    for (const p of summary?.entryPoints ?? []) {
+      const id = reader.byPath.get(p);
+      if (id) entry.add(id);
+    }
+    if (!entry.size) {
+      for (const n of reader.nodes.values()) if (n.type === 'source' && !(reader.in.get(n.id) ?? []).length && (reader.out.get(n.id) ?? []).length) entry.add(n.id);
+    }
+    const hot = new Set(hotspots(reader, { limit: 10 }).hotspots.map((h) => h.id));
+    const isApi = (p: string) => API_PATH.test(p) || /(^|\/)(src\/)?index\.[cm]?[jt]sx?$/.test(p) && p.split('/').length <= 3;
+    return {
+      entryPoints: entry,
+      hotspots: hot,
+      isApi,
+      why(node: { id: string; path: string }) {
+        const out: string[] = [];
+        if (entry.has(node.id)) out.push('entry point');
+        if (isApi(node.path)) out.push('api');
+        if (hot.has(node.id)) out.push('hotspot');
+        return out;
+      },
+    };
+  });
+}
+
+function namingStyle(base: string): string {
+  const stem = base.replace(/(\.d)?\.[^.]+$/, '').replace(/\.(test|spec)$/, '');
+  if (/^[a-z0-9]+$/.test(stem)) return 'lowercase';
+  if (/^[a-z0-9]+(-[a-z0-9]+)+$/.test(stem)) return 'kebab-case';
+  if (/^[a-z][a-zA-Z0-9]*$/.test(stem)) return 'camelCase';
+  if (/^[A-Z][a-zA-Z0-9]*$/.test(stem)) return 'PascalCase';
+  if (/_/.test(stem)) return 'snake_case';
+  return 'mixed';
+}
+
+function majority(values: string[]): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const best = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+  return best ? `${best[0]} (${Math.round((best[1] / values.length) * 100)}%)` : 'unknown';
+}
+
+export interface FolderConventions {
+  folder: string;
+  role: string;
+  files: number;
+  naming: string;
+  exports: string;
+  tests: string;
+}
+
+/** Conventions of one folder, computed from the nodes in it (and its role from summary.md). */
+export function folderConventions(reader: IntelReader, folder: string, summary: IntelSummary | null): FolderConventions {
+  const nodes = [...reader.nodes.values()].filter((n) => path.posix.dirname(n.path) === folder);
+  const names = nodes.map((n) => namingStyle(path.posix.basename(n.path)));
+  const exportStyles = nodes.filter((n) => n.exports.length).map((n) => (n.exports.some((e) => e.name === 'default') ? (n.exports.length > 1 ? 'default + named' : 'default export') : 'named exports'));
+  const tests = nodes.filter((n) => n.type === 'test').length;
+  const role = summary?.folderRoles.get(folder) ?? '';
+  return {
+    folder,
+    role: role || 'unknown',
+    files: nodes.length,
+    naming: majority(names),
+    exports: majority(exportStyles),
+    tests: tests ? `${tests} test file(s) here` : 'tests live elsewhere',
+  };
+}
+
+/** A short excerpt of a file around a line (secrets never read; lines clipped). */
+export function excerpt(project: Project, rel: string, line: number, context = 2): string | null {
+  if (isSecretPath(rel)) return null;
+  try {
+    const { abs } = resolveInside(project.root, rel);
+    const lines = readFileSync(abs, 'utf8').split('\n');
+    const from = Math.max(0, line - 1 - context);
+    return lines
+      .slice(from, from + context * 2 + 1)
+      .map((l) => (l.length > 140 ? `${l.slice(0, 139)}…` : l))
+      .join('\n');
+  } catch {
+    return null;
+  }
+}
+
+/** Reads an indexed file's text for lexical checks (null for secrets or unreadable files). */
+export function readSource(project: Project, rel: string): string | null {
+  if (isSecretPath(rel)) return null;
+  try {
+    const { abs } = resolveInside(project.root, rel);
+    return readFileSync(abs, 'utf8');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,65 @@
+/** Starts the BUILT MCP server (dist/mcp-server/src/index.js) over stdio with the SDK's real Client. */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { repoRoot } from './paths.js';
+
+export const SERVER_ENTRY = path.join(repoRoot, 'dist', 'mcp-server', 'src', 'index.js');
+
+export interface Session {
+  client: Client;
+  tools: Tool[];
+  stderr: () => string;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** calls a tool, asserts it succeeded and its structuredContent matches the tool's outputSchema */
+  ok<T = Record<string, any>>(name: string, args?: Record<string, unknown>): Promise<T>;
+  /** calls a tool and asserts an isError result; returns its text */
+  fails(name: string, args?: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+const validator = new AjvJsonSchemaValidator();
+
+export async function startServer(cwd: string, env: Record<string, string> = {}): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SERVER_ENTRY],
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'gsd-test', version: '0.0.0' });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return {
+    client,
+    tools,
+    stderr: () => err,
+    call,
+    async ok(name, args = {}) {
+      const r = await call(name, args);
+      assert.ok(!r.isError, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.content)}`);
+      assert.ok(r.structuredContent, `${name}: no structuredContent`);
+      const schema = byName.get(name)?.outputSchema;
+      assert.ok(schema, `${name}: no outputSchema`);
+      const v = validator.getValidator(schema as never)(r.structuredContent);
+      assert.ok(v.valid, `${name}: structuredContent does not match outputSchema: ${v.errorMessage}`);
+      const text = r.content.find((c) => c.type === 'text');
+      assert.ok(text, `${name}: no text block`);
+      return r.structuredContent as never;
+    },
+    async fails(name, args = {}) {
+      const r = await call(name, args);
+      assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should fail, got ${JSON.stringify(r.structuredContent)}`);
+      return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * The intel tools over the shop fixture, through the built server over stdio: blast_radius and dependents agree
+ * exactly with the engine's graph, and a write the server could see is never answered from stale data.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { appendJournal, blastRadius, buildIntel, dependencies, hotspots, openIntel, type IntelReader } from '../../engine/src/index.js';
+import { startServer, type Session } from '../helpers/mcp.js';
+import { cleanupProjects, copyProject } from '../helpers/project.js';
+
+const TOOLS = [
+  'blast_radius',
+  'codebase_patterns',
+  'file_context',
+  'hotspots',
+  'phase_relevant_files',
+  'phase_status',
+  'query_intel',
+  'requirement_status',
+  'similar_past_work',
+  'verify_artifact',
+  'verify_behavior',
+];
+
+function everyPropertyDescribed(schema: any, where: string): string[] {
+  const missing: string[] = [];
+  for (const [k, v] of Object.entries<any>(schema?.properties ?? {})) {
+    if (!v.description) missing.push(`${where}.${k}`);
+    missing.push(...everyPropertyDescribed(v, `${where}.${k}`));
+    if (v.items) missing.push(...everyPropertyDescribed(v.items, `${where}.${k}[]`));
+    for (const alt of v.anyOf ?? []) missing.push(...everyPropertyDescribed(alt, `${where}.${k}`));
+  }
+  return missing;
+}
+
+describe('mcp server: intel tools on the shop fixture', () => {
+  let root: string;
+  let s: Session;
+  let reader: IntelReader;
+  before(async () => {
+    root = copyProject('shop');
+    await buildIntel(root);
+    reader = await openIntel(root);
+    s = await startServer(root);
+  });
+  after(async () => {
+    await s?.close();
+    reader?.close();
+    cleanupProjects();
+  });
+
+  it('lists the eleven read-only tools, named without a prefix, every field described', () => {
+    assert.deepEqual(s.tools.map((t) => t.name).sort(), TOOLS);
+    for (const t of s.tools) {
+      assert.deepEqual(
+        { r: t.annotations?.readOnlyHint, i: t.annotations?.idempotentHint, o: t.annotations?.openWorldHint, d: t.annotations?.destructiveHint },
+        { r: true, i: true, o: false, d: false },
+        t.name,
+      );
+      assert.ok(t.description && t.description.length < 2048, t.name);
+      assert.ok(t.outputSchema, `${t.name} has an outputSchema`);
+      assert.deepEqual(everyPropertyDescribed(t.inputSchema, t.name), []);
+      assert.deepEqual(everyPropertyDescribed(t.outputSchema, t.name), []);
+      assert.ok((t.inputSchema.properties as Record<string, unknown>).root, `${t.name} takes root`);
+    }
+  });
+
+  it('blast_radius equals the engine for every file, at every depth', async () => {
+    for (const node of reader.nodes.values()) {
+      const engine = blastRadius(reader, node.path, { maxDepth: 10 });
+      const out = await s.ok('blast_radius', { file: node.path, max_depth: 10 });
+      assert.equal(out.total, engine.total, node.path);
+      assert.deepEqual(
+        out.by_depth.map((l: any) => [l.depth, l.total, l.files]),
+        engine.byDepth.map((l) => [l.depth, l.files.length, l.files.map((f) => f.path)]),
+        node.path,
+      );
+      assert.equal(out.beyond_max_depth, engine.truncated);
+    }
+  });
+
+  it('blast_radius of one symbol follows re-export chains like the engine', async () => {
+    for (const [file, symbol] of [
+      ['src/lib/money.ts', 'formatPrice'],
+      ['src/lib/strings.ts', 'slugify'],
+      ['src/lib/strings.ts', 'capitalize'],
+    ]) {
+      const engine = blastRadius(reader, file, { symbol, maxDepth: 3 });
+      const out = await s.ok('blast_radius', { file, symbol, max_depth: 3 });
+      assert.deepEqual(out.by_depth.map((l: any) => l.files), engine.byDepth.map((l) => l.files.map((f) => f.path)), `${file}#${symbol}`);
+    }
+    assert.match(await s.fails('blast_radius', { file: 'src/lib/money.ts', symbol: 'nope' }), /does not export "nope".*formatPrice/s);
+  });
+
+  it('a known hotspot has tests, critical files, a risk and a change-type recommendation', async () => {
+    const out = await s.ok('blast_radius', { file: 'src/lib/money.ts', change_type: 'deletion' });
+    assert.deepEqual(out.tests.items, ['test/cart.test.ts']);
+    assert.ok(out.critical.items.some((c: any) => c.path === 'src/index.ts' && c.why.includes('entry point')));
+    assert.ok(['medium', 'high', 'critical'].includes(out.risk));
+    assert.match(out.recommendation, /delete/i);
+  });
+
+  it('no dependents is said honestly: unknown for source, none for a test, never low', async () => {
+    const lazy = await s.ok('blast_radius', { file: 'src/lazy.ts' });
+    assert.equal(lazy.total, 0);
+    assert.equal(lazy.risk, 'unknown');
+    const t = await s.ok('blast_radius', { file: 'test/cart.test.ts' });
+    assert.equal(t.risk, 'none');
+  });
+
+  it('hotspots and file_context agree with the engine', async () => {
+    const engine = hotspots(reader, { limit: 5 });
+    const out = await s.ok('hotspots', { limit: 5 });
+    assert.deepEqual(out.hotspots.map((h: any) => [h.path, h.direct, h.transitive]), engine.hotspots.map((h) => [h.path, h.direct, h.transitive]));
+    assert.equal(out.total, engine.total);
+    for (const file of ['src/lib/money.ts', 'src/index.ts', 'src/legacy/format.cjs']) {
+      const d = dependencies(reader, file);
+      const fc = await s.ok('file_context', { file });
+      assert.deepEqual(fc.dependents.items, d.dependents.map((x) => x.path));
+      assert.deepEqual(fc.dependencies.items, d.dependencies.map((x) => x.path));
+    }
+    const idx = await s.ok('file_context', { file: 'src/index.ts' });
+    assert.deepEqual(idx.packages.items, ['zod']);
+    assert.equal(idx.unresolved.total, 1);
+    const byId = await s.ok('file_context', { file: idx.id });
+    assert.equal(byId.path, 'src/index.ts');
+  });
+
+  it('query_intel ranks files with purpose and dependent counts', async () => {
+    const out = await s.ok('query_intel', { query: 'money', include_blast_radius: true });
+    assert.equal(out.results[0].path, 'src/lib/money.ts');
+    assert.deepEqual(out.results[0].dependents, { direct: 2, transitive: 8 });
+    assert.ok(out.results[0].purpose);
+    const tests = await s.ok('query_intel', { query: 'cart', type_filter: 'test' });
+    assert.deepEqual(tests.results.map((r: any) => r.path), ['test/cart.test.ts']);
+  });
+
+  it('an unknown file is a clear error with suggestions', async () => {
+    assert.match(await s.fails('blast_radius', { file: 'src/nope.ts' }), /no indexed file matches/);
+    assert.match(await s.fails('file_context', { file: 'index.ts' }), /did you mean .*src\/index\.ts/);
+    assert.equal((await s.ok('file_context', { file: 'money.ts' })).path, 'src/lib/money.ts');
+    assert.match(await s.fails('blast_radius', { file: 'x', max_depth: 99 }), /max_depth|less than or equal/i);
+  });
+
+  it('answers from fresh data after the hooks journal a change and after a rebuild', async () => {
+    writeFileSync(path.join(root, 'src/extra.ts'), "import { addTax } from './lib/money.js';\nexport const extra = addTax;\n");
+    appendJournal(root, [{ path: 'src/extra.ts', at: Date.now(), source: 'test' }]);
+    const out = await s.ok('blast_radius', { file: 'src/lib/money.ts' });
+    assert.ok(out.by_depth[0].files.includes('src/extra.ts'), JSON.stringify(out.by_depth));
+    writeFileSync(path.join(root, 'src/extra2.ts'), "import { extra } from './extra.js';\nexport const e2 = extra;\n");
+    await buildIntel(root);
+    const out2 = await s.ok('blast_radius', { file: 'src/extra.ts' });
+    assert.deepEqual(out2.by_depth.map((l: any) => l.files), [['src/extra2.ts']]);
+  });
+});
