@@ -6,15 +6,18 @@ import { BENCH_DIR, ROOT, log, ourCliBuilt, parseArgs, runMain, UsageError } fro
 import { ensureTools } from './tools.mjs';
 import { ensureCorpora, CORPORA } from './corpora.mjs';
 import { updateResultsMd } from './lib/write-results.mjs';
+import { updateHooksResultsMd } from './lib/hooks-results.mjs';
+import { updateMcpResults } from './lib/mcp-results.mjs';
 
-const BENCHES = ['accuracy', 'speed', 'incremental'];
+const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks'];
 
 const USAGE = `
 Usage: node bench/run.mjs [options]      (npm run bench = npm run build && node bench/run.mjs)
 
 Installs the pinned tools (bench/tools.mjs) and corpora (bench/corpora.mjs), then runs
-bench/accuracy.mjs, bench/speed.mjs and bench/incremental.mjs one after the other, each as a child process,
-and rewrites bench/RESULTS.md between <!-- engine:start --> and <!-- engine:end -->.
+bench/accuracy.mjs, bench/speed.mjs, bench/incremental.mjs, bench/mcp.mjs and bench/hooks.mjs one after the other,
+each as a child process, and rewrites bench/RESULTS.md between <!-- engine:start --> and <!-- engine:end --> (and the
+mcp and hooks markers).
 Exits non-zero only when a script itself fails, never because a bar is missed (verdicts are in RESULTS.md).`;
 
 const SPEC = {
@@ -23,14 +26,15 @@ const SPEC = {
   runs: { type: 'number', default: 5, help: 'speed: measured rounds' },
   warmup: { type: 'number', default: 1, help: 'speed: discarded warm-up rounds' },
   iterations: { type: 'number', default: 30, help: 'incremental: modify iterations' },
-  quick: { type: 'boolean', default: false, help: 'smoke run: --runs 1 --warmup 0 --iterations 5' },
+  'hook-runs': { type: 'number', default: 30, help: 'hooks: measured rounds per case' },
+  quick: { type: 'boolean', default: false, help: 'smoke run: --runs 1 --warmup 0 --iterations 5 --hook-runs 5' },
 };
 
 runMain(async () => {
   const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
   const only = opts.only.split(',').map((s) => s.trim()).filter(Boolean);
   for (const b of only) if (!BENCHES.includes(b)) throw new UsageError(`unknown bench ${b}`);
-  if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5 });
+  if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5, 'hook-runs': 5 });
   if (!ourCliBuilt()) log('run: dist/installer/src/cli.js is missing (run `npx tsc -p tsconfig.json`): our side will be reported as not built');
   ensureTools();
   ensureCorpora(CORPORA);
@@ -38,6 +42,8 @@ runMain(async () => {
     accuracy: ['--corpora', opts.corpora],
     speed: ['--corpora', opts.corpora, '--runs', String(opts.runs), '--warmup', String(opts.warmup)],
     incremental: ['--iterations', String(opts.iterations), ...(opts.quick ? ['--add-iterations', '3'] : [])],
+    mcp: opts.quick ? ['--runs', '5', '--warmup', '1', '--start-runs', '3'] : [],
+    hooks: ['--runs', String(opts['hook-runs'])],
   };
   const failed = [];
   for (const b of only) {
@@ -49,6 +55,8 @@ runMain(async () => {
     }
   }
   updateResultsMd();
+  if (only.includes('mcp')) updateMcpResults();
+  if (only.includes('hooks')) updateHooksResultsMd();
   if (failed.length) {
     log(`run: failed: ${failed.join(', ')}`);
     return 1;

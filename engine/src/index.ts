@@ -3,11 +3,11 @@
  * The pipeline (parse workers, resolver, sql.js writer) loads lazily, inside the functions that need it.
  */
 import type { BuildOptions, BuildReport } from './pipeline/build.js';
-import type { RefreshReport, UpdateReport } from './pipeline/update.js';
+import type { RefreshOptions, RefreshReport, UpdateReport } from './pipeline/update.js';
 
 export type * from './types.js';
 export type { BuildOptions, BuildReport, BuildPhase } from './pipeline/build.js';
-export type { UpdateReport, RefreshReport } from './pipeline/update.js';
+export type { UpdateReport, RefreshReport, RefreshOptions } from './pipeline/update.js';
 export { STORE_FORMAT_VERSION, TOOL_VERSION } from './version.js';
 export { intelPaths } from './paths.js';
 export { findProjectRoot } from './root.js';
@@ -48,7 +48,7 @@ export async function updateIntel(root: string, files: string[]): Promise<Update
 }
 
 /** Catches up with every change made since the last run (stat-based), or builds when there is no index yet. */
-export async function refreshIntel(root: string, options?: { threads?: number }): Promise<RefreshReport> {
+export async function refreshIntel(root: string, options?: RefreshOptions): Promise<RefreshReport> {
   const { refreshIntel: refresh } = await import('./pipeline/update.js');
   return refresh(root, options);
 }

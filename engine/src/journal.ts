@@ -2,14 +2,20 @@
  * The capture journal: `.planning/intel/journal.jsonl`, one JSON line per file that changed and is not yet in the
  * intel. Appending is the only thing a hook must do before it returns, so this module imports nothing heavy:
  * one `appendFileSync` of a few lines (O_APPEND keeps concurrent appends whole on a local file system).
+ * A line is either a changed file (`path`) or a refresh request (`refresh: true`, see JournalEntry).
  * Whoever reads the intel next (the background worker, the MCP server, the CLI) drains it first.
  */
 import { appendFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface JournalEntry {
-  /** absolute path, or relative to the project root */
-  path: string;
+  /** absolute path, or relative to the project root (absent on a refresh request) */
+  path?: string;
+  /**
+   * a request for a stat-based catch-up of the whole project (SessionStart records one): the drain then scans for
+   * new, changed and deleted files, and builds everything when there is no intel yet
+   */
+  refresh?: boolean;
   /** ms since the epoch when it was recorded */
   at: number;
   /** what recorded it, e.g. `PostToolUse:Write` */

@@ -228,10 +228,24 @@ export interface RefreshReport extends UpdateReport {
  * Catches up with changes made outside Claude: a stat-based scan finds new, changed and deleted files, and only those
  * are re-parsed. Builds from scratch when there is no usable index.
  */
-export async function refreshIntel(root: string, options: { threads?: number } = {}): Promise<RefreshReport> {
+export async function refreshIntel(root: string, options: RefreshOptions = {}): Promise<RefreshReport> {
   const paths = intelPaths(root);
   mkdirSync(paths.dir, { recursive: true });
-  return withLock(paths.lock, async () => {
+  return withLock(paths.lock, () => refreshUnlocked(root, options));
+}
+
+export interface RefreshOptions {
+  threads?: number;
+  /**
+   * files (absolute or root-relative) to re-parse even when their size and mtime did not move, e.g. paths a hook
+   * recorded in the journal; the scan still decides whether they are part of the indexed set
+   */
+  also?: string[];
+}
+
+/** refreshIntel for a caller that already holds the intel lock (the journal drain). */
+export async function refreshUnlocked(root: string, options: RefreshOptions = {}): Promise<RefreshReport> {
+  {
     const start = performance.now();
     const state = loadState(root);
     if (!state) {
@@ -240,6 +254,11 @@ export async function refreshIntel(root: string, options: { threads?: number } =
     }
     try {
     const scanned = await scanProject(root, state.config);
+    const forced = new Set<RelPath>();
+    for (const input of options.also ?? []) {
+      const rel = toRelPath(root, input);
+      if (rel !== null) forced.add(rel);
+    }
     const seen = new Set<RelPath>();
     const load: RelPath[] = [];
     const added: RelPath[] = [];
@@ -247,7 +266,7 @@ export async function refreshIntel(root: string, options: { threads?: number } =
       seen.add(f.path);
       const r = state.records.get(f.path);
       if (!r) added.push(f.path);
-      if (!r || r.size !== f.size || r.mtimeMs !== f.mtimeMs) load.push(f.path);
+      if (!r || r.size !== f.size || r.mtimeMs !== f.mtimeMs || forced.has(f.path)) load.push(f.path);
     }
     const remove = [...state.records.keys()].filter((p) => !seen.has(p));
     let loaded: LoadedFile[] = [];
@@ -259,7 +278,8 @@ export async function refreshIntel(root: string, options: { threads?: number } =
         await pool.close();
       }
     }
-    const result = await applyChanges(state, loaded, remove, false, new Date().toISOString());
+    const configTouched = [...forced].some((p) => RESOLUTION_CONFIG.test(p));
+    const result = await applyChanges(state, loaded, remove, configTouched, new Date().toISOString());
     const mode = result.changed.size || result.removed.size ? 'incremental' : 'unchanged';
     return {
       mode,
@@ -275,7 +295,7 @@ export async function refreshIntel(root: string, options: { threads?: number } =
       const rebuild = await buildUnlocked(root, { cache: false, threads: options.threads });
       return { mode: 'rebuild', added: [], updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
     }
-  });
+  }
 }
 
 /** True when the project has a `.planning/intel/index.json`. */

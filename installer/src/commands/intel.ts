@@ -4,6 +4,7 @@ import {
   blastRadius,
   buildIntel,
   dependencies,
+  drainJournal,
   findProjectRoot,
   hotspots,
   importPath,
@@ -32,8 +33,9 @@ build    scans the JS/TS files of dir (default: the current folder), parses and 
          .planning/intel/ (index.json, graph.db, entities/*.md, summary.md). Reuses the facts of unchanged files
          unless --no-cache.
 status   what is indexed, when, and what changed on disk since.
-query    answers from .planning/intel/graph.db. The project is the nearest folder with .planning/ above the current
-         folder, or --root DIR. Files are given as paths (relative to the root or the current folder) or entity ids.
+query    answers from .planning/intel/graph.db, after applying the edits the Claude Code hooks recorded. The project
+         is the nearest folder with .planning/ above the current folder, or --root DIR. Files are given as paths
+         (relative to the root or the current folder) or entity ids.
 
 Exit codes: 0 ok, 1 the query found a problem (unknown file, no intel yet), 2 usage or internal error.`;
 
@@ -66,9 +68,22 @@ async function status(args: ParsedArgs): Promise<number> {
   return s.state === 'fresh' || s.state === 'stale' ? 0 : 1;
 }
 
-function projectRoot(args: ParsedArgs): string {
+/**
+ * The freshness contract: edits the hooks recorded in the capture journal are applied before any answer. A drain that
+ * fails (e.g. the lock stays busy) does not stop the query: it answers from the intel as it is, and says so.
+ */
+async function catchUp(root: string): Promise<void> {
+  try {
+    await drainJournal(root);
+  } catch (error) {
+    process.stderr.write(`warning: pending updates from the hooks could not be applied (${(error as Error).message}); answering from the intel as it is\n`);
+  }
+}
+
+async function projectRoot(args: ParsedArgs): Promise<string> {
   const given = stringFlag(args, 'root');
   const root = given ? path.resolve(given) : findProjectRoot(process.cwd());
+  if (root && existsSync(intelPaths(root).planning)) await catchUp(root);
   if (!root || !existsSync(intelPaths(root).graph)) {
     throw new ProblemError(
       `no codebase intelligence found${root ? ` in ${intelPaths(root).dir}` : ' (no .planning/ folder above the current one)'}`,
@@ -96,7 +111,7 @@ async function query(args: ParsedArgs): Promise<number> {
   };
   if (!name || !(name in allowed)) throw new UsageError(`intel query needs one of: ${Object.keys(allowed).join(', ')}`);
   checkFlags(args, ['json', 'root', 'help', ...allowed[name]]);
-  const root = projectRoot(args);
+  const root = await projectRoot(args);
   let reader: IntelReader;
   reader = await openIntel(root);
   try {

@@ -1,0 +1,182 @@
+/**
+ * What the hooks share besides the runner: the cheap "could this file be indexed?" test, the `intel.capture` switch,
+ * and starting at most one background worker per project. Imports nothing but node built-ins: this runs inside the
+ * hook process, whose start-up time is the budget.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** node:child_process costs a few ms to load: only a hook that really starts a worker pays for it. */
+function loadSpawn(): typeof import('node:child_process').spawn {
+  return (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')).spawn;
+}
+
+/** The JS/TS family the engine scans (`.d.ts` and friends end in `.ts`, `.mts`, `.cts`). */
+const SOURCE_FILE = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+/** Files that change how imports resolve: the engine re-resolves the whole project when one of them changes. */
+const RESOLUTION_CONFIG = /^(?:tsconfig[^/\\]*\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
+/** Folders whose files are never indexed, whatever the configuration says. */
+const NEVER_INDEXED = new Set(['node_modules', '.git', '.hg', '.svn']);
+
+export type Capture = 'file' | 'refresh' | null;
+
+/**
+ * What an edit of `file` (absolute, inside `root`) asks of the intel: re-read that file, refresh the whole project
+ * (the edit changes which files are indexed: `.planning/config.json`, a `.gitignore`), or nothing. A cheap
+ * over-approximation: the drain applies the exact filter (include/exclude globs, gitignore, build folders).
+ */
+export function captureKind(root: string, file: string): Capture {
+  const rel = path.relative(root, file);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  const parts = rel.split(/[\\/]/);
+  const base = parts[parts.length - 1];
+  if (parts[0] === '.planning') return parts.length === 2 && base === 'config.json' ? 'refresh' : null;
+  if (parts.some((p) => NEVER_INDEXED.has(p))) return null;
+  if (base === '.gitignore') return 'refresh';
+  return SOURCE_FILE.test(base) || RESOLUTION_CONFIG.test(base) ? 'file' : null;
+}
+
+/**
+ * `intel.capture` of `.planning/config.json` (default true). Read by hand, without a schema library: only an
+ * explicit `false` switches capture off. A config that is not JSON leaves capture on (the drain reports the error).
+ */
+export function captureEnabled(root: string): { enabled: boolean; problem?: string } {
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, '.planning', 'config.json'), 'utf8');
+  } catch {
+    return { enabled: true };
+  }
+  try {
+    const json = JSON.parse(text) as { intel?: { capture?: unknown } } | null;
+    return { enabled: json?.intel?.capture !== false };
+  } catch (error) {
+    return { enabled: true, problem: `.planning/config.json is not valid JSON (${(error as Error).message}); capture stays on` };
+  }
+}
+
+// ---------------------------------------------------------------- the background worker
+
+/** The worker that drains the journal; a sibling of this module both in dist/hooks/src and in a bundle. */
+export const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
+export const WORKER_PID_NAME = 'worker.pid';
+/** the worker touches its pid file this often while it lives */
+export const HEARTBEAT_MS = 5_000;
+/** a pid file not touched for this long belongs to a dead or hung worker (pid reuse cannot fool it) */
+const STALE_MS = 60_000;
+/** a pid file still empty after this long was left by a hook that died between claiming and spawning */
+const CLAIM_GRACE_MS = 5_000;
+
+export function workerPidPath(root: string): string {
+  return path.join(root, '.planning', 'intel', WORKER_PID_NAME);
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when the pid file names a live worker (or a claim being made right now). */
+export function workerAlive(root: string): boolean {
+  const file = workerPidPath(root);
+  let text: string;
+  let age: number;
+  try {
+    text = readFileSync(file, 'utf8');
+    age = Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return false;
+  }
+  const pid = Number.parseInt(text, 10);
+  if (!Number.isInteger(pid) || pid <= 0) return age < CLAIM_GRACE_MS;
+  return age < STALE_MS && pidAlive(pid);
+}
+
+/** Takes the pid file (O_EXCL, so one claimer wins); a stale one is removed first. Returns its fd, or null. */
+function claim(root: string): number | null {
+  const file = workerPidPath(root);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return openSync(file, 'wx');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        mkdirSync(path.dirname(file), { recursive: true });
+        continue;
+      }
+      if (code !== 'EEXIST') throw error;
+      if (workerAlive(root)) return null;
+      rmSync(file, { force: true });
+    }
+  }
+  return null;
+}
+
+/**
+ * Starts the background worker for `root` unless a live one is recorded in `.planning/intel/worker.pid`.
+ * The worker is detached (its own session, no stdio), so it outlives the hook and Claude Code never waits for it.
+ * No shell is involved: the only arguments are this Node binary, the worker script and the root.
+ */
+export function ensureWorker(root: string): 'spawned' | 'running' | 'failed' {
+  const fd = claim(root);
+  if (fd === null) return 'running';
+  let pid: number | undefined;
+  try {
+    const child = loadSpawn()(process.execPath, [WORKER_SCRIPT, root], { detached: true, stdio: 'ignore', windowsHide: true });
+    child.on('error', () => {
+      // reported through the missing pid below, or the worker's absence: the next hook or reader catches up
+    });
+    child.unref();
+    pid = child.pid;
+    if (pid) writeSync(fd, `${pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  if (!pid) {
+    rmSync(workerPidPath(root), { force: true });
+    return 'failed';
+  }
+  return 'spawned';
+}
+
+/** For the worker: takes the pid file for this process. False when another worker holds it. */
+export function claimForSelf(root: string): boolean {
+  const fd = claim(root);
+  if (fd === null) return false;
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function ownsPidFile(root: string): boolean {
+  try {
+    return Number.parseInt(readFileSync(workerPidPath(root), 'utf8'), 10) === process.pid;
+  } catch {
+    return false;
+  }
+}
+
+/** For the worker: keeps its pid file fresh while it lives. */
+export function heartbeat(root: string): void {
+  if (!ownsPidFile(root)) return;
+  const now = new Date();
+  try {
+    utimesSync(workerPidPath(root), now, now);
+  } catch {
+    // removed meanwhile
+  }
+}
+
+/** For the worker: removes the pid file if it is this process's. */
+export function releasePidFile(root: string): void {
+  if (ownsPidFile(root)) rmSync(workerPidPath(root), { force: true });
+}

@@ -1,0 +1,155 @@
+/**
+ * End to end with the real `claude` CLI (pinned @anthropic-ai/claude-code@2.1.330), offline: a loopback mock of the
+ * Messages API scripts a Write of a new file, a Read and an Edit of an existing one; the hooks are the built
+ * dist/hooks/src/*.js, wired with --settings. The CLI is installed on first use into a cache outside the repository
+ * (~/.cache/get-shit-done-cc/claude-2.1.330, or $GSD_CLAUDE_CACHE); when it cannot be installed the test is skipped.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { buildIntel, intelPaths } from '../../engine/src/index.js';
+import { readGraphRows } from '../../engine/src/store/index.js';
+import { HOOKS, everywhere, hookLog, presence, waitForWorkers } from '../helpers/hooks.js';
+import { startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
+import { cleanupProjects, tempProject } from '../helpers/project.js';
+
+const CLAUDE_VERSION = '2.1.330';
+const CACHE = process.env.GSD_CLAUDE_CACHE ?? path.join(os.homedir(), '.cache', 'get-shit-done-cc', `claude-${CLAUDE_VERSION}`);
+const BIN = path.join(CACHE, 'node_modules', '.bin', process.platform === 'win32' ? 'claude.cmd' : 'claude');
+
+/** The pinned CLI, installed into the cache on first use; or why the test must be skipped. */
+function ensureClaude(): { bin: string } | { skip: string } {
+  const works = () => {
+    if (!existsSync(BIN)) return false;
+    const r = spawnSync(BIN, ['--version'], { encoding: 'utf8', timeout: 60_000 });
+    return r.status === 0 && r.stdout.includes(CLAUDE_VERSION);
+  };
+  if (works()) return { bin: BIN };
+  try {
+    mkdirSync(CACHE, { recursive: true });
+  } catch (error) {
+    return { skip: `cannot create the cache ${CACHE} for @anthropic-ai/claude-code@${CLAUDE_VERSION}: ${(error as Error).message}` };
+  }
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, ['install', '--prefix', CACHE, '--no-audit', '--no-fund', '--no-save', `@anthropic-ai/claude-code@${CLAUDE_VERSION}`], {
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  if (r.error || r.status !== 0) {
+    return { skip: `could not install @anthropic-ai/claude-code@${CLAUDE_VERSION} into ${CACHE}: ${r.error?.message ?? (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}` };
+  }
+  return works() ? { bin: BIN } : { skip: `@anthropic-ai/claude-code@${CLAUDE_VERSION} installed into ${CACHE} but \`claude --version\` does not run here` };
+}
+
+function run(bin: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; capMs: number }) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const cap = setTimeout(() => child.kill('SIGKILL'), options.capMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(cap);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const claude = ensureClaude();
+
+describe('end to end: the real claude CLI against a loopback Messages API mock', () => {
+  let mock: MessagesMock | null = null;
+  const temps: string[] = [];
+  after(async () => {
+    await mock?.close();
+    for (const t of temps) rmSync(t, { recursive: true, force: true });
+    cleanupProjects();
+  });
+
+  it(
+    `a scripted Write and Edit land in graph.db, and the SessionStart context reaches the model (claude ${CLAUDE_VERSION})`,
+    { skip: 'skip' in claude ? claude.skip : false, timeout: 300_000 },
+    async () => {
+      if (!('bin' in claude)) return;
+      const root = tempProject({
+        'src/money.ts': '/** Money helpers. */\nexport function addTax(c: number): number {\n  return Math.round(c * 1.2);\n}\n',
+        'src/cart.ts': "import { addTax } from './money.js';\nexport const total = (c: number) => addTax(c);\n",
+        'package.json': '{ "name": "e2e-shop", "type": "module" }\n',
+      });
+      await buildIntel(root);
+      const written = path.join(root, 'src', 'discount.ts');
+      const edited = path.join(root, 'src', 'cart.ts');
+      const before = readFileSync(edited, 'utf8');
+      mock = await startMessagesMock([
+        { name: 'Write', input: { file_path: written, content: '/** Discounts. */\nexport const discount = (c: number) => Math.round(c * 0.9);\n' } },
+        { name: 'Read', input: { file_path: edited } },
+        {
+          name: 'Edit',
+          input: {
+            file_path: edited,
+            old_string: "import { addTax } from './money.js';",
+            new_string: "import { addTax } from './money.js';\nimport { discount } from './discount.js';\nexport const sale = (c: number) => discount(addTax(c));",
+          },
+        },
+      ]);
+
+      const home = mkdtempSync(path.join(os.tmpdir(), 'gsd-e2e-home-'));
+      temps.push(home);
+      const settings = path.join(home, 'settings.json');
+      const hook = (script: string) => ({ type: 'command', command: process.execPath, args: [script], timeout: 30 });
+      writeFileSync(
+        settings,
+        JSON.stringify({
+          hooks: {
+            PostToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit', hooks: [hook(HOOKS.postToolUse)] }],
+            SessionStart: [{ hooks: [hook(HOOKS.sessionStart)] }],
+          },
+        }),
+      );
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: home,
+        TERM: 'dumb',
+        ANTHROPIC_BASE_URL: mock.url,
+        ANTHROPIC_API_KEY: 'sk-ant-dummy-for-the-mock',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+      };
+      const r = await run(
+        claude.bin,
+        ['-p', 'SCRIPT: write, read, edit', '--output-format', 'json', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', 'Edit', 'Read', '--settings', settings, '--debug-file', path.join(home, 'debug.log')],
+        { cwd: root, env, capMs: 240_000 },
+      );
+      const debug = () => (existsSync(path.join(home, 'debug.log')) ? readFileSync(path.join(home, 'debug.log'), 'utf8').slice(-3000) : '(no debug log)');
+      assert.equal(r.code, 0, `claude exited ${r.code}\nstdout: ${r.stdout.slice(-2000)}\nstderr: ${r.stderr.slice(-2000)}\ndebug: ${debug()}`);
+      const result = JSON.parse(r.stdout) as { result?: string };
+      assert.equal(result.result, 'DONE: Write,Read,Edit', `the script ran to its end (${r.stdout.slice(0, 500)})`);
+      assert.notEqual(readFileSync(edited, 'utf8'), before, 'the Edit changed the file');
+
+      // the SessionStart context reached a request body the model received
+      const bodies = mock.bodies.join('\n');
+      assert.match(bodies, /SessionStart hook additional context/);
+      assert.match(bodies, /get-shit-done-cc codebase intelligence for/);
+      assert.match(bodies, /src\/money\.ts/);
+
+      // the Write and the Edit land in graph.db once the journal is drained
+      await waitForWorkers(root);
+      assert.equal(hookLog(root), '', 'no hook reported a problem');
+      assert.deepEqual(await presence(root, 'src/discount.ts'), everywhere);
+      const graph = await readGraphRows(intelPaths(root).graph);
+      const id = (rel: string) => graph.nodes.find((n) => n.path === rel)?.id;
+      assert.ok(
+        graph.edges.some((e) => e.source === id('src/cart.ts') && e.target === id('src/discount.ts')),
+        `the edge cart.ts → discount.ts the Edit added is in graph.db (edges: ${JSON.stringify(graph.edges.map((e) => [e.source, e.target]))})`,
+      );
+    },
+  );
+});
