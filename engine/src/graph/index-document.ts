@@ -17,54 +17,67 @@ export type IndexReadResult =
 
 const FILES_OPEN = '"files":{\n';
 const FILES_CLOSE = '\n}}\n';
+const OPEN_BYTES = Buffer.from(FILES_OPEN);
+const CLOSE_BYTES = Buffer.from(FILES_CLOSE);
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
 
-/** The end of the JSON string that starts at `start` (a `"`), or -1. */
-function endOfString(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 92) i++; // backslash: skip the escaped character
-    else if (c === 34) return i;
+/** The index of the `"` that closes the JSON string opening at byte 0, or -1 (UTF-8 continuation bytes are ≥ 0x80). */
+function endOfKey(line: Buffer): number {
+  for (let i = 1; i < line.length; i++) {
+    const c = line[i];
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i;
   }
   return -1;
 }
 
 /**
- * Splits index.json as written by serializeIndex: a header object, then one `"path":{record}` per line. Returns null
- * when the text does not have that layout (hand-edited, pretty-printed), so the caller can parse it whole.
+ * Splits index.json as written by serializeIndex, without decoding it: a header object, then one `"path":{record}`
+ * per line, each record kept as bytes until asked for. Returns null when the bytes do not have that layout
+ * (hand-edited, pretty-printed), so the caller can parse the text whole.
  */
-function splitLines(text: string): { header: IndexHeader; records: LazyRecords } | null {
-  const open = text.indexOf(FILES_OPEN);
-  if (open < 0 || !text.endsWith(FILES_CLOSE)) return null;
-  const header = JSON.parse(`${text.slice(0, open)}"files":{}}`) as IndexHeader & { files?: unknown };
+function splitLines(bytes: Buffer): { header: IndexHeader; records: LazyRecords } | null {
+  const open = bytes.indexOf(OPEN_BYTES);
+  const bodyEnd = bytes.length - CLOSE_BYTES.length;
+  if (open < 0 || bodyEnd < open || !bytes.subarray(bodyEnd).equals(CLOSE_BYTES)) return null;
+  const header = JSON.parse(`${bytes.subarray(0, open).toString('utf8')}"files":{}}`) as IndexHeader & { files?: unknown };
   delete header.files;
   const records = new LazyRecords();
-  const body = text.slice(open + FILES_OPEN.length, text.length - FILES_CLOSE.length);
-  if (!body) return { header, records };
-  for (const line of body.split('\n')) {
-    const keyEnd = endOfString(line, 0);
-    if (line.charCodeAt(0) !== 34 || keyEnd < 0 || line.charCodeAt(keyEnd + 1) !== 58) return null;
-    const json = line.endsWith(',') ? line.slice(keyEnd + 2, -1) : line.slice(keyEnd + 2);
-    records.setRaw(JSON.parse(line.slice(0, keyEnd + 1)) as string, json);
+  let start = open + OPEN_BYTES.length;
+  if (start > bodyEnd) return { header, records };
+  while (start <= bodyEnd) {
+    let end = bytes.indexOf(NEWLINE, start);
+    if (end < 0 || end > bodyEnd) end = bodyEnd;
+    const line = bytes.subarray(start, end);
+    const keyEnd = endOfKey(line);
+    if (line[0] !== QUOTE || keyEnd < 0 || line[keyEnd + 1] !== COLON) return null;
+    const valueEnd = line[line.length - 1] === COMMA ? line.length - 1 : line.length;
+    records.setRaw(JSON.parse(line.subarray(0, keyEnd + 1).toString('utf8')) as string, line.subarray(keyEnd + 2, valueEnd));
+    start = end + 1;
   }
   return { header, records };
 }
 
 /** Reads index.json. A missing, unparsable or other-version file is reported as data, so the caller can rescan. */
 export function readIndexDocument(file: string): IndexReadResult {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     return { ok: false, reason: 'missing', detail: (error as Error).message };
   }
   let header: IndexHeader;
   let records: LazyRecords;
   try {
-    const split = splitLines(text);
+    const split = splitLines(bytes);
     if (split) {
       ({ header, records } = split);
     } else {
-      const doc = JSON.parse(text) as IndexDocument;
+      const doc = JSON.parse(bytes.toString('utf8')) as IndexDocument;
       if (!doc || typeof doc !== 'object' || typeof doc.files !== 'object' || doc.files === null) {
         return { ok: false, reason: 'corrupt', detail: `${file}: no "files" object` };
       }
@@ -83,15 +96,22 @@ export function readIndexDocument(file: string): IndexReadResult {
 }
 
 /**
- * index.json text: valid JSON, records sorted by path, one per line. Records a LazyRecords map never parsed are
- * written back from their original text, byte for byte.
+ * index.json bytes: valid JSON, records sorted by path, one per line. Records a LazyRecords map never parsed are
+ * written back from the bytes they were read from, never decoded or re-encoded.
  */
-export function serializeIndex(records: Map<RelPath, FileRecord>, configFiles: Record<RelPath, number>, builtAt: string): string {
+export function serializeIndex(records: Map<RelPath, FileRecord>, configFiles: Record<RelPath, number>, builtAt: string): Buffer {
   const header: IndexHeader = { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt, configFiles };
-  const head = JSON.stringify(header);
   const lazy = records instanceof LazyRecords ? records : null;
-  const lines = [...records.keys()].sort().map((p) => `${JSON.stringify(p)}:${lazy?.rawOf(p) ?? JSON.stringify(records.get(p))}`);
-  return `${head.slice(0, -1)},${FILES_OPEN}${lines.join(',\n')}${FILES_CLOSE}`;
+  const parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(header).slice(0, -1)},${FILES_OPEN}`)];
+  const separator = Buffer.from(',\n');
+  [...records.keys()].sort().forEach((p, i) => {
+    if (i > 0) parts.push(separator);
+    const raw = lazy?.rawOf(p);
+    parts.push(Buffer.from(`${JSON.stringify(p)}:`));
+    parts.push(raw ?? Buffer.from(JSON.stringify(records.get(p))));
+  });
+  parts.push(CLOSE_BYTES);
+  return Buffer.concat(parts);
 }
 
 /** The whole document, parsed (for tools and tests that want plain JSON). */

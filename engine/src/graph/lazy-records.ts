@@ -11,16 +11,16 @@ export class CorruptIndexError extends Error {
  * parsing and serialising the whole index. Iterating (values, entries, forEach, for…of) parses everything.
  */
 export class LazyRecords extends Map<RelPath, FileRecord> {
-  private readonly raw = new Map<RelPath, string>();
+  private readonly raw = new Map<RelPath, Uint8Array>();
 
-  /** Adds a record still in its serialised form (`JSON.stringify(record)`). */
-  setRaw(path: RelPath, json: string): void {
+  /** Adds a record still in its serialised form (the UTF-8 bytes of `JSON.stringify(record)`). */
+  setRaw(path: RelPath, json: Uint8Array): void {
     super.delete(path);
     this.raw.set(path, json);
   }
 
   /** The serialised form of a record that was never parsed, if it is still untouched. */
-  rawOf(path: RelPath): string | undefined {
+  rawOf(path: RelPath): Uint8Array | undefined {
     return this.raw.get(path);
   }
 
@@ -31,7 +31,7 @@ export class LazyRecords extends Map<RelPath, FileRecord> {
     if (json === undefined) return undefined;
     let record: FileRecord;
     try {
-      record = JSON.parse(json) as FileRecord;
+      record = JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')) as FileRecord;
     } catch (error) {
       throw new CorruptIndexError(`index.json: the record of ${path} does not parse: ${(error as Error).message}`);
     }

@@ -131,7 +131,8 @@ function meta(builtAt: string): StoreMeta {
 }
 
 export async function writeIndexDocument(state: ProjectState, builtAt: string): Promise<void> {
-  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt));
+  // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again
+  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt), { durable: false });
 }
 
 /** Writes all four artefacts from scratch and removes entity files of files that are gone. */

@@ -325,7 +325,9 @@ export async function patchGraphDb(file: string, patch: GraphPatch, meta: StoreM
   } finally {
     db.close();
   }
-  await writeFileAtomic(file, bytes);
+  // the hot path of every incremental update: atomic (never torn) but not fsynced, since graph.db is derived from
+  // index.json and a power cut can only leave an older, whole copy that the next update or a repair brings up to date
+  await writeFileAtomic(file, bytes, { durable: false });
 }
 
 /** Open graph.db for reading. Throws CorruptStoreError / FormatMismatchError (and the fs error of a missing file). */
