@@ -36,13 +36,14 @@ export function edgeIndex(records: Map<RelPath, FileRecord>): EdgeIndex {
  * If the entity file of a record has a Purpose that a person or an agent wrote, the record takes it over
  * (and gives it back when the section is reset to the generated text).
  */
-export function absorbManualPurpose(root: string, record: FileRecord): FileRecord {
+export function absorbManualPurpose(root: string, record: FileRecord, pages?: Map<string, string>): FileRecord {
   let text: string;
   try {
     text = readFileSync(path.join(intelPaths(root).entities, `${record.id}.md`), 'utf8');
   } catch {
     return record;
   }
+  pages?.set(record.id, text);
   const found = readEntityPurpose(text);
   if (found?.manual && found.purpose.trim()) {
     const purpose = found.purpose.trim();
@@ -140,20 +141,23 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   const paths = intelPaths(state.root);
   const lap = perfMark();
   mkdirSync(paths.entities, { recursive: true });
-  for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r));
+  /** the pages on disk, read once: for manual purposes, and to leave pages whose content did not change alone */
+  const existing = new Map<string, string>();
+  for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing));
   lap('write: absorb manual purposes');
   const edges = edgeIndex(state.records);
   lap('write: edge index');
   await writeGraphDb(paths.graph, rowsOf(state.records.values()), meta(builtAt));
   lap('write: graph.db');
   const keep = new Set<string>();
-  writeDerivedFilesSync(
-    paths.entities,
-    [...state.records.values()].map((r): [string, string] => {
-      keep.add(`${r.id}.md`);
-      return [`${r.id}.md`, entityText(state, r, edges, builtAt)];
-    }),
-  );
+  const pages: Array<[string, string]> = [];
+  for (const r of state.records.values()) {
+    keep.add(`${r.id}.md`);
+    const text = entityText(state, r, edges, builtAt);
+    const old = existing.get(r.id);
+    if (old === undefined || old.replace(UPDATED_LINE, '') !== text.replace(UPDATED_LINE, '')) pages.push([`${r.id}.md`, text]);
+  }
+  writeDerivedFilesSync(paths.entities, pages);
   lap('write: entities');
   for (const name of readdirSync(paths.entities)) {
     if (name.endsWith('.md') && !keep.has(name)) rmSync(path.join(paths.entities, name), { force: true });
