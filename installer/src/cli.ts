@@ -5,12 +5,18 @@ import { EXIT_PROBLEM, EXIT_USAGE, ProblemError, UsageError } from './errors.js'
 const HELP = `get-shit-done-cc ${TOOL_VERSION}: codebase intelligence and GSD planning state for Claude Code
 
 Usage:
+  get-shit-done-cc install [--global | --local | --config-dir DIR] [--yes] [--no-hooks] [--no-mcp] [--dry-run]
+                                            install the hooks, MCP server, /gsd: commands and agents
+  get-shit-done-cc uninstall [--global | --local | --config-dir DIR] [--dry-run]
+                                            remove exactly what install added
+  get-shit-done-cc doctor [--global | --local | --config-dir DIR]
+                                            check an install; exit 1 with fixes when something is wrong
   get-shit-done-cc intel build [dir]        build .planning/intel/ for a project
   get-shit-done-cc intel status [dir]       what is indexed and what changed since
   get-shit-done-cc intel query <question>   blast-radius | hotspots | search | deps | path
   get-shit-done-cc --version | --help
 
-Run "get-shit-done-cc intel --help" for the options of each command.`;
+Run "get-shit-done-cc <command> --help" for the options of each command.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -26,6 +32,18 @@ async function main(argv: string[]): Promise<number> {
     case 'intel': {
       const { runIntel } = await import('./commands/intel.js');
       return runIntel(rest);
+    }
+    case 'install': {
+      const { runInstall } = await import('./commands/install.js');
+      return runInstall(rest);
+    }
+    case 'uninstall': {
+      const { runUninstall } = await import('./commands/uninstall.js');
+      return runUninstall(rest);
+    }
+    case 'doctor': {
+      const { runDoctor } = await import('./commands/doctor.js');
+      return runDoctor(rest);
     }
     default:
       throw new UsageError(`unknown command "${command}"`);

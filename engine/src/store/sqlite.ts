@@ -2,7 +2,8 @@
  * graph.db: a derived, queryable copy of the dependency graph (index.json is the source of truth).
  * sql.js keeps the whole database in memory; every write exports it and replaces the file atomically.
  */
-import { promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
@@ -27,6 +28,11 @@ let sqlJs: Promise<SqlJsStatic> | undefined;
 export function sqlWasmPath(): string {
   const override = process.env.GSD_SQL_WASM;
   if (override) return override.endsWith('.wasm') ? override : path.join(override, 'sql-wasm.wasm');
+  // a bundled install (get-shit-done/ runtime folder) ships the wasm beside the bundle or one folder up
+  for (const rel of ['./sql-wasm.wasm', '../sql-wasm.wasm']) {
+    const candidate = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(candidate)) return candidate;
+  }
   return createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm');
 }
 

@@ -1,0 +1,367 @@
+/**
+ * `get-shit-done-cc install`: copies the runtime (bundled hooks, worker, MCP server, sql.js wasm, templates) into
+ * <config>/get-shit-done/, commands into <config>/commands/gsd/ and agents into <config>/agents/, merges our hooks
+ * into settings.json and registers the MCP server where Claude Code reads it (../shared/claude-code.md §1, §2, §7).
+ * Every step can be undone: a failure rolls back to the state before the install. A manifest records what was added.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { checkFlags, parseArgs } from '../args.js';
+import { ProblemError, UsageError } from '../errors.js';
+import { findOurHooks, mergeOurHooks, removeOurHooks, validateHooks } from '../settings/hooks.js';
+import { backupFile, formatJson, isObject, readJson, sha256, timestamp, writeFileAtomic, type JsonObject, type JsonRead } from '../settings/json.js';
+import { Journal, copyTree, findOnPath, listFiles, mkdirs, moveAside, removeEmptyDirs, removeTree, run } from '../install/fsops.js';
+import { readManifest, type JsonFileRecord, type Manifest } from '../install/manifest.js';
+import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
+import { MCP_NAME, globalTarget, homeDir, isOurMcpEntry, localTarget, ourHooks, ourMcpEntry, packageRoot, type Target } from '../install/target.js';
+
+const HELP = `Usage: get-shit-done-cc install [--global | --local | --config-dir DIR] [options]
+
+Installs the gsd hooks, MCP server, /gsd: commands, agents and templates for Claude Code.
+
+Where (interactive on a terminal when none is given):
+  --global            into $CLAUDE_CONFIG_DIR or ~/.claude (all projects)
+  --local             into ./.claude of this project; the MCP server goes in ./.mcp.json
+  --config-dir DIR    into DIR as the Claude config folder (global install)
+Options:
+  --yes               do not ask anything
+  --no-hooks          do not register the hooks
+  --no-mcp            do not register the MCP server
+  --dry-run           print every file and setting it would touch, change nothing
+  --ignore-plugin     install even when the gsd plugin is enabled`;
+
+const FLAGS = [...LOCATION_FLAGS, 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'help'];
+const BOOLEANS = new Set(['global', 'local', 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'help']);
+
+interface Choices {
+  target: Target;
+  hooks: boolean;
+  mcp: boolean;
+  dryRun: boolean;
+  ignorePlugin: boolean;
+}
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+function refuseInvalid(read: JsonRead & { kind: 'invalid' }): never {
+  throw new ProblemError(
+    `${read.file} line ${read.line}, column ${read.column} is not valid JSON (${read.reason}). Nothing was changed.`,
+    `fix that line (or move the file away), then run the install again`,
+  );
+}
+
+async function ask(args: ReturnType<typeof parseArgs>): Promise<Choices | undefined> {
+  const { default: prompts } = await import('prompts');
+  let cancelled = false;
+  const answers = await prompts(
+    [
+      {
+        type: 'select',
+        name: 'where',
+        message: 'Where should get-shit-done-cc be installed?',
+        choices: [
+          { title: `Global: ${globalTarget().configDir} (all projects)`, value: 'global' },
+          { title: `This project: ${path.join(process.cwd(), '.claude')}`, value: 'local' },
+        ],
+      },
+      {
+        type: 'multiselect',
+        name: 'parts',
+        message: 'What should be installed?',
+        choices: [
+          { title: 'hooks (keep the codebase intel fresh as Claude edits)', value: 'hooks', selected: !args.flags.has('no-hooks') },
+          { title: 'MCP server (gsd tools for Claude)', value: 'mcp', selected: !args.flags.has('no-mcp') },
+        ],
+        hint: 'commands, agents and templates are always installed',
+      },
+    ],
+    { onCancel: () => ((cancelled = true), false) },
+  );
+  if (cancelled) return undefined;
+  const parts = (answers.parts as string[]) ?? [];
+  return {
+    target: answers.where === 'local' ? localTarget(process.cwd()) : globalTarget(),
+    hooks: parts.includes('hooks'),
+    mcp: parts.includes('mcp'),
+    dryRun: args.flags.has('dry-run'),
+    ignorePlugin: args.flags.has('ignore-plugin'),
+  };
+}
+
+export async function runInstall(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, BOOLEANS);
+  if (args.flags.has('help')) {
+    out(HELP);
+    return 0;
+  }
+  checkFlags(args, FLAGS);
+  if (args.positional.length > (args.flags.has('local') ? 1 : 0)) throw new UsageError(`unexpected argument "${args.positional.at(-1)}"`);
+  let target = targetFromFlags(args);
+  let choices: Choices | undefined;
+  if (!target && process.stdin.isTTY && process.stdout.isTTY && !args.flags.has('yes')) {
+    choices = await ask(args);
+    if (!choices) {
+      out('Cancelled; nothing was changed.');
+      return 1;
+    }
+  } else {
+    if (!target) {
+      target = globalTarget();
+      out(`No location given: ${describeTarget(target)} (use --local for this project only).`);
+    }
+    choices = { target, hooks: !args.flags.has('no-hooks'), mcp: !args.flags.has('no-mcp'), dryRun: args.flags.has('dry-run'), ignorePlugin: args.flags.has('ignore-plugin') };
+  }
+  return install(choices);
+}
+
+/** gsd@<marketplace> entries switched on in enabledPlugins of the settings Claude Code reads for this target. */
+function enabledGsdPlugin(settingsFiles: string[]): string | undefined {
+  for (const file of settingsFiles) {
+    const read = readJson(file);
+    if (read.kind !== 'ok' || !isObject(read.value.enabledPlugins)) continue;
+    for (const [id, on] of Object.entries(read.value.enabledPlugins)) if (id.startsWith('gsd@') && on === true) return `${id} (${file})`;
+  }
+  return undefined;
+}
+
+function nextRecord(old: JsonFileRecord | undefined, before: JsonRead, backup: string | undefined, hadOurs: boolean, afterText: string): JsonFileRecord {
+  const file = before.file;
+  const currentHash = before.kind === 'ok' ? sha256(before.text) : undefined;
+  const created = old ? old.created && (currentHash === undefined || currentHash === old.hashAfter) : before.kind === 'missing';
+  let restore: string | undefined;
+  if (old && currentHash === old.hashAfter) restore = old.restore;
+  else if (!hadOurs) restore = backup;
+  return { file, created, restore, hashAfter: sha256(afterText) };
+}
+
+async function install(c: Choices): Promise<number> {
+  const { target } = c;
+  const node = process.execPath;
+  const root = packageRoot();
+  const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;
+  const runtimeSrc = path.join(root, 'dist', 'runtime');
+  if (!existsSync(path.join(runtimeSrc, 'mcp-server.js'))) {
+    throw new ProblemError(`the runtime bundle is missing (${runtimeSrc})`, 'this package is incomplete: reinstall it, or in a checkout run "npm run build"');
+  }
+  if (node.includes('"')) throw new ProblemError(`the path of node contains a double quote: ${node}`);
+
+  // ---------------------------------------------------------------- preflight: read everything, change nothing
+  const settings = readJson(target.settingsFile);
+  if (settings.kind === 'invalid') refuseInvalid(settings);
+  if (settings.kind === 'ok') {
+    const check = validateHooks(settings.value, ['PostToolUse', 'SessionStart']);
+    if (check.kind === 'invalid') throw new ProblemError(`${target.settingsFile}: ${check.reason}. Nothing was changed.`, 'fix the "hooks" key, then run the install again');
+  }
+  const pluginFiles = [target.settingsFile, ...(target.scope === 'local' ? [path.join(target.configDir, 'settings.local.json'), globalTarget().settingsFile] : [])];
+  const plugin = c.ignorePlugin ? undefined : enabledGsdPlugin(pluginFiles);
+  if (plugin) {
+    out(`The gsd plugin is enabled: ${plugin}.`);
+    out('It already provides the /gsd: commands, agents, hooks and MCP server; installing them again would run every hook twice.');
+    out('Nothing was changed. Disable the plugin first, or pass --ignore-plugin to install anyway.');
+    return 0;
+  }
+  const claude = target.scope === 'global' ? findOnPath('claude') : undefined;
+  const mcpRead = c.mcp && !claude ? readJson(target.mcpFile) : undefined;
+  if (mcpRead?.kind === 'invalid') refuseInvalid(mcpRead);
+  const oldRead = readManifest(target.manifestFile);
+  if (oldRead.kind === 'invalid') out(`warning: ignoring an unreadable manifest (${oldRead.reason})`);
+  const old = oldRead.kind === 'ok' ? oldRead.manifest : undefined;
+  if (old && old.scope !== target.scope) throw new ProblemError(`${target.manifestFile} belongs to a ${old.scope} install`);
+
+  const stamp = timestamp();
+  const journal = new Journal(c.dryRun, out);
+  const backups: string[] = [];
+  const manifest: Manifest = {
+    name: 'get-shit-done-cc',
+    version,
+    installedAt: new Date().toISOString(),
+    scope: target.scope,
+    configDir: target.configDir,
+    projectDir: target.projectDir,
+    node,
+    runtimeDir: target.runtimeDir,
+    files: [],
+    backups: old?.backups ?? [],
+  };
+  out(`${c.dryRun ? 'Would install' : 'Installing'} get-shit-done-cc ${version}${old ? ` over ${old.version}` : ''}: ${describeTarget(target)}`);
+
+  // The steps below run synchronously: with a handler installed, Ctrl-C or SIGTERM waits until they finished or were
+  // rolled back instead of killing the process halfway through.
+  let interrupted = false;
+  const defer = () => {
+    interrupted = true;
+  };
+  process.on('SIGINT', defer);
+  process.on('SIGTERM', defer);
+  try {
+    // ---------------------------------------------------------------- runtime folder, staged then swapped in
+    const staging = `${target.runtimeDir}.tmp-${process.pid}`;
+    let made: string[] = [];
+    const templates = path.join(root, 'templates');
+    journal.step(
+      `copy ${listFiles(runtimeSrc).length} runtime files (hooks, workers, MCP server, sql-wasm.wasm, VERSION) → ${target.runtimeDir}/`,
+      () => {
+        removeTree(staging);
+        made = mkdirs(path.dirname(staging));
+        copyTree(runtimeSrc, staging);
+        if (listFiles(templates).length) copyTree(templates, path.join(staging, 'templates'));
+      },
+      () => {
+        removeTree(staging);
+        for (const dir of made.reverse()) removeEmptyDirs(dir, path.dirname(dir));
+      },
+    );
+    if (listFiles(templates).length) journal.step(`copy ${listFiles(templates).length} templates → ${target.runtimeDir}/templates/`, () => {});
+    let aside: string | undefined;
+    journal.step(
+      `${old || existsSync(target.runtimeDir) ? 'replace' : 'create'} ${target.runtimeDir}`,
+      () => {
+        aside = moveAside(target.runtimeDir);
+        renameSync(staging, target.runtimeDir);
+      },
+      () => {
+        removeTree(target.runtimeDir);
+        if (aside) renameSync(aside, target.runtimeDir);
+      },
+    );
+
+    // ---------------------------------------------------------------- commands and agents
+    const wanted = new Map<string, string>();
+    for (const rel of listFiles(path.join(root, 'commands', 'gsd'))) wanted.set(path.join(target.configDir, 'commands', 'gsd', rel), path.join(root, 'commands', 'gsd', rel));
+    for (const rel of listFiles(path.join(root, 'agents'))) wanted.set(path.join(target.configDir, 'agents', rel), path.join(root, 'agents', rel));
+    const oldFiles = new Map((old?.files ?? []).map((f) => [f.path, f]));
+    for (const [dest, src] of wanted) {
+      const previous = oldFiles.get(dest);
+      const existed = existsSync(dest);
+      let backup = previous?.backup;
+      const before = existed ? readFileSync(dest) : undefined;
+      journal.step(`copy ${path.relative(root, src)} → ${dest}`, () => {
+        if (existed && !previous) {
+          backup = backupFile(dest, stamp); // a file of the user's with our name: keep it to put back on uninstall
+          backups.push(backup);
+        }
+        mkdirSync(path.dirname(dest), { recursive: true });
+        writeFileAtomic(dest, readFileSync(src));
+      }, () => {
+        if (before) writeFileAtomic(dest, before);
+        else rmSync(dest, { force: true });
+        if (backup && !previous) rmSync(backup, { force: true });
+      });
+      manifest.files.push({ path: dest, backup });
+    }
+    for (const [dest, f] of oldFiles) {
+      if (wanted.has(dest) || !existsSync(dest)) continue;
+      const before = readFileSync(dest);
+      journal.step(`remove ${dest} (no longer part of get-shit-done-cc)`, () => {
+        if (f.backup && existsSync(f.backup)) writeFileAtomic(dest, readFileSync(f.backup));
+        else rmSync(dest, { force: true });
+      }, () => writeFileAtomic(dest, before));
+    }
+
+    // ---------------------------------------------------------------- hooks in settings.json
+    const base: JsonObject = settings.kind === 'ok' ? settings.value : {};
+    const hadOurs = findOurHooks(base).length > 0;
+    const hooks = ourHooks(target, node);
+    const next = c.hooks ? mergeOurHooks(base, hooks) : removeOurHooks(base).settings;
+    const nextText = formatJson(next, settings.kind === 'ok' ? settings.indent : 2);
+    const unchanged = settings.kind === 'ok' ? settings.text === nextText || (!c.hooks && !hadOurs) : !c.hooks;
+    if (!unchanged) {
+      let backup: string | undefined;
+      const label = c.hooks
+        ? `${settings.kind === 'missing' ? 'create' : 'update'} ${target.settingsFile}: ${hooks.map((h) => `${h.event}${h.matcher ? ` [${h.matcher}]` : ''} → ${h.command}`).join('; ')}`
+        : `update ${target.settingsFile}: remove the gsd hooks (--no-hooks)`;
+      journal.step(label, () => {
+        mkdirs(target.configDir);
+        if (settings.kind === 'ok') backups.push((backup = backupFile(target.settingsFile, stamp)));
+        writeFileAtomic(target.settingsFile, nextText, 0o644);
+      }, () => {
+        if (settings.kind === 'ok') writeFileAtomic(target.settingsFile, settings.text);
+        else rmSync(target.settingsFile, { force: true });
+        if (backup) rmSync(backup, { force: true });
+      });
+      if (c.hooks) manifest.settings = { ...nextRecord(old?.settings, settings, backup, hadOurs, nextText), hooks: hooks.map(({ event, command }) => ({ event, command })) };
+    } else if (c.hooks) {
+      manifest.settings = old?.settings ?? { file: target.settingsFile, created: false, hashAfter: sha256(nextText), hooks: hooks.map(({ event, command }) => ({ event, command })) };
+      if (!c.dryRun) out(`  ${target.settingsFile}: hooks already in place`);
+    }
+
+    // ---------------------------------------------------------------- MCP server
+    if (c.mcp) {
+      const entry = ourMcpEntry(target, node);
+      if (claude) {
+        const env = { ...process.env, ...(target.configDir !== path.join(homeDir(), '.claude') ? { CLAUDE_CONFIG_DIR: target.configDir } : {}) };
+        const json = JSON.stringify(entry);
+        journal.step(`claude mcp add-json --scope user ${MCP_NAME} '${json}'`, () => {
+          const current = readJson(target.mcpFile);
+          const existing = current.kind === 'ok' && isObject(current.value.mcpServers) ? current.value.mcpServers[MCP_NAME] : undefined;
+          if (existing !== undefined && !isOurMcpEntry(existing)) throw new ProblemError(`an MCP server named "${MCP_NAME}" that is not ours is registered in ${target.mcpFile}`, `remove it (claude mcp remove ${MCP_NAME} -s user) or rename it, then run the install again`);
+          if (existing !== undefined) run(claude, ['mcp', 'remove', MCP_NAME, '-s', 'user'], env);
+          const r = run(claude, ['mcp', 'add-json', '--scope', 'user', MCP_NAME, json], env);
+          if (!r.ok) throw new Error(`claude mcp add-json failed: ${r.output}`);
+        }, () => void run(claude, ['mcp', 'remove', MCP_NAME, '-s', 'user'], env));
+        manifest.mcp = { method: 'claude-cli', name: MCP_NAME, file: target.mcpFile, entry };
+      } else {
+        const read = mcpRead!;
+        const value: JsonObject = read.kind === 'ok' ? read.value : {};
+        const servers = isObject(value.mcpServers) ? value.mcpServers : {};
+        if (servers[MCP_NAME] !== undefined && !isOurMcpEntry(servers[MCP_NAME])) {
+          throw new ProblemError(`an MCP server named "${MCP_NAME}" that is not ours is registered in ${target.mcpFile}`, 'remove or rename it, then run the install again');
+        }
+        const nextValue = { ...value, mcpServers: { ...servers, [MCP_NAME]: entry } };
+        const text = formatJson(nextValue, read.kind === 'ok' ? read.indent : 2);
+        let backup: string | undefined;
+        if (read.kind !== 'ok' || read.text !== text) {
+          journal.step(`${read.kind === 'missing' ? 'create' : 'update'} ${target.mcpFile}: mcpServers.${MCP_NAME} = ${JSON.stringify(entry)}`, () => {
+            if (read.kind === 'ok') backups.push((backup = backupFile(target.mcpFile, stamp)));
+            // ~/.claude.json holds credentials and history: a new one is private
+            writeFileAtomic(target.mcpFile, text, target.scope === 'global' ? 0o600 : 0o644);
+          }, () => {
+            if (read.kind === 'ok') writeFileAtomic(target.mcpFile, read.text);
+            else rmSync(target.mcpFile, { force: true });
+            if (backup) rmSync(backup, { force: true });
+          });
+        }
+        const record = nextRecord(old?.mcp?.record, read, backup, read.kind === 'ok' && isOurMcpEntry(servers[MCP_NAME]), text);
+        manifest.mcp = { method: target.scope === 'global' ? 'claude-json' : 'mcp-json', name: MCP_NAME, file: target.mcpFile, entry, record };
+      }
+    } else if (old?.mcp) {
+      out(`  note: --no-mcp leaves the MCP entry of the earlier install in ${old.mcp.file}; "uninstall" removes it`);
+      manifest.mcp = old.mcp;
+    }
+
+    // ---------------------------------------------------------------- manifest, then drop the old runtime
+    manifest.backups = [...manifest.backups, ...backups];
+    journal.step(`write ${target.manifestFile}`, () => writeFileAtomic(target.manifestFile, formatJson({ ...manifest, backups: manifest.backups })));
+    if (!c.dryRun) {
+      if (aside) removeTree(aside);
+    }
+  } catch (error) {
+    const failures = journal.rollback();
+    const code = (error as NodeJS.ErrnoException).code;
+    const what = error instanceof ProblemError ? error.message : `${(error as Error).message}`;
+    const permission = code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
+    throw new ProblemError(
+      `install failed: ${what}\n${failures.length ? `rollback was incomplete:\n  ${failures.join('\n  ')}` : 'Everything was rolled back; nothing was changed.'}`,
+      permission ? `get-shit-done-cc cannot write into ${target.configDir}: fix its permissions, or choose another place with --config-dir or --local` : error instanceof ProblemError ? error.hint : undefined,
+    );
+  } finally {
+    setImmediate(() => {
+      process.off('SIGINT', defer);
+      process.off('SIGTERM', defer);
+      if (interrupted) process.exit(130);
+    });
+  }
+
+  if (c.dryRun) {
+    out('Dry run: nothing was changed.');
+    return 0;
+  }
+  out(`Installed get-shit-done-cc ${version}: ${describeTarget(target)}`);
+  if (c.hooks) out('  hooks: PostToolUse (Write|Edit|MultiEdit|NotebookEdit) and SessionStart. Interactive sessions run them in trusted folders only.');
+  if (c.mcp && target.scope === 'local') {
+    out(`  MCP server "gsd" in ${target.mcpFile}: Claude Code asks once to approve project servers.`);
+    out('  To skip the question, add  "enabledMcpjsonServers": ["gsd"]  to ~/.claude/settings.json.');
+  } else if (c.mcp) out(`  MCP server "gsd" registered at user scope (${manifest.mcp?.method === 'claude-cli' ? 'claude mcp add-json' : target.mcpFile}).`);
+  out('  Check it any time: get-shit-done-cc doctor' + (target.scope === 'local' ? ' --local' : target.configDir !== globalTarget().configDir ? ` --config-dir "${target.configDir}"` : ''));
+  return 0;
+}

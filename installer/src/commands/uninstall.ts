@@ -1,0 +1,101 @@
+/**
+ * `get-shit-done-cc uninstall`: removes exactly what the manifest says install added — our hook entries, our MCP
+ * entry, the commands/agents we copied, the runtime folder — and nothing else. A settings file nobody else changed
+ * since the install is put back byte for byte from the backup taken before it.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { checkFlags, parseArgs } from '../args.js';
+import { ProblemError, UsageError } from '../errors.js';
+import { removeOurHooks } from '../settings/hooks.js';
+import { backupFile, fileHash, formatJson, isObject, readJson, timestamp, writeFileAtomic, type JsonObject } from '../settings/json.js';
+import { Journal, findOnPath, removeEmptyDirs, removeTree, run } from '../install/fsops.js';
+import { readManifest, type JsonFileRecord } from '../install/manifest.js';
+import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
+import { MCP_NAME, globalTarget, homeDir, isOurMcpEntry } from '../install/target.js';
+
+const HELP = `Usage: get-shit-done-cc uninstall [--global | --local | --config-dir DIR] [--dry-run]
+
+Removes what "install" added there (as listed in get-shit-done/manifest.json) and nothing else:
+your own hooks, settings, commands, agents, MCP servers and every .planning/ folder stay.`;
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+export async function runUninstall(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, new Set(['global', 'local', 'yes', 'dry-run', 'help']));
+  if (args.flags.has('help')) {
+    out(HELP);
+    return 0;
+  }
+  checkFlags(args, [...LOCATION_FLAGS, 'yes', 'dry-run', 'help']);
+  if (args.positional.length > (args.flags.has('local') ? 1 : 0)) throw new UsageError(`unexpected argument "${args.positional.at(-1)}"`);
+  const target = targetFromFlags(args) ?? globalTarget();
+  const dryRun = args.flags.has('dry-run');
+  const read = readManifest(target.manifestFile);
+  if (read.kind === 'missing') throw new ProblemError(`get-shit-done-cc is not installed there: no ${target.manifestFile}`, 'pass --local, --global or --config-dir DIR to name the install');
+  if (read.kind === 'invalid') throw new ProblemError(`cannot read the install manifest: ${read.reason}`);
+  const m = read.manifest;
+  const stamp = timestamp();
+  const journal = new Journal(dryRun, out);
+  out(`${dryRun ? 'Would remove' : 'Removing'} get-shit-done-cc ${m.version}: ${describeTarget(target)}`);
+
+  /** Puts back the pre-install bytes when nobody changed the file since, else removes our part only. */
+  const undoJson = (record: JsonFileRecord, strip: (v: JsonObject) => JsonObject, what: string) => {
+    const current = readJson(record.file);
+    if (current.kind === 'missing') return;
+    if (current.kind === 'invalid') {
+      out(`  warning: ${record.file} line ${current.line} is not valid JSON; left alone (remove ${what} by hand)`);
+      return;
+    }
+    const untouched = fileHash(record.file) === record.hashAfter;
+    if (untouched && record.created) {
+      journal.step(`delete ${record.file} (created by install, unchanged since)`, () => rmSync(record.file));
+      return;
+    }
+    if (untouched && record.restore && existsSync(record.restore)) {
+      journal.step(`restore ${record.file} from ${record.restore}`, () => writeFileAtomic(record.file, readFileSync(record.restore!)));
+      return;
+    }
+    const next = strip(current.value);
+    const text = formatJson(next, current.indent);
+    if (text === current.text) return;
+    if (record.created && !Object.keys(next).length) {
+      journal.step(`delete ${record.file} (created by install, now empty)`, () => rmSync(record.file));
+      return;
+    }
+    journal.step(`update ${record.file}: remove ${what}`, () => {
+      backupFile(record.file, stamp);
+      writeFileAtomic(record.file, text);
+    });
+  };
+
+  if (m.settings) undoJson(m.settings, (v) => removeOurHooks(v).settings, 'the gsd hooks');
+  if (m.mcp) {
+    const strip = (v: JsonObject): JsonObject => {
+      if (!isObject(v.mcpServers) || !isOurMcpEntry(v.mcpServers[MCP_NAME])) return v;
+      const servers = { ...v.mcpServers };
+      delete servers[MCP_NAME];
+      return { ...v, mcpServers: servers };
+    };
+    const claude = m.mcp.method === 'claude-cli' ? findOnPath('claude') : undefined;
+    if (claude) {
+      const env = { ...process.env, ...(m.configDir !== path.join(homeDir(), '.claude') ? { CLAUDE_CONFIG_DIR: m.configDir } : {}) };
+      const current = readJson(m.mcp.file);
+      const entry = current.kind === 'ok' && isObject(current.value.mcpServers) ? current.value.mcpServers[MCP_NAME] : undefined;
+      if (isOurMcpEntry(entry)) journal.step(`claude mcp remove ${MCP_NAME} -s user`, () => void run(claude, ['mcp', 'remove', MCP_NAME, '-s', 'user'], env));
+    } else {
+      undoJson(m.mcp.record ?? { file: m.mcp.file, created: false, hashAfter: '' }, strip, `the "${MCP_NAME}" MCP server`);
+    }
+  }
+  for (const f of m.files) {
+    if (f.backup && existsSync(f.backup)) journal.step(`restore ${f.path} from ${f.backup}`, () => writeFileAtomic(f.path, readFileSync(f.backup!)));
+    else if (existsSync(f.path)) journal.step(`delete ${f.path}`, () => {
+      rmSync(f.path);
+      removeEmptyDirs(path.dirname(f.path), m.configDir);
+    });
+  }
+  journal.step(`delete ${m.runtimeDir}`, () => removeTree(m.runtimeDir));
+  for (const b of m.backups) if (existsSync(b)) journal.step(`delete install backup ${b}`, () => rmSync(b));
+  out(dryRun ? 'Dry run: nothing was changed.' : 'Uninstalled. Your own settings, hooks, MCP servers and .planning/ folders were left as they were.');
+  return 0;
+}

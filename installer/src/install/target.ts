@@ -1,0 +1,84 @@
+/** Where an install goes: the Claude config folder, our runtime folder inside it, and the files Claude Code reads. */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EDIT_MATCHER, type OurHook } from '../settings/hooks.js';
+
+export const RUNTIME_FOLDER = 'get-shit-done';
+export const MCP_NAME = 'gsd';
+
+export interface Target {
+  scope: 'global' | 'local';
+  /** ~/.claude, $CLAUDE_CONFIG_DIR, --config-dir, or <project>/.claude */
+  configDir: string;
+  runtimeDir: string;
+  settingsFile: string;
+  manifestFile: string;
+  /** local installs: the project root (the folder holding .claude/ and .mcp.json) */
+  projectDir?: string;
+  /** where the MCP server entry goes: ~/.claude.json (global) or <project>/.mcp.json (local) */
+  mcpFile: string;
+}
+
+export function homeDir(): string {
+  return process.env.HOME || os.homedir();
+}
+
+export function globalTarget(configDirFlag?: string): Target {
+  const home = homeDir();
+  const configDir = path.resolve(configDirFlag ?? (process.env.CLAUDE_CONFIG_DIR || path.join(home, '.claude')));
+  // Claude Code keeps its global config beside ~/.claude, or inside $CLAUDE_CONFIG_DIR when that is set
+  const mcpFile = configDir === path.join(home, '.claude') ? path.join(home, '.claude.json') : path.join(configDir, '.claude.json');
+  const runtimeDir = path.join(configDir, RUNTIME_FOLDER);
+  return { scope: 'global', configDir, runtimeDir, settingsFile: path.join(configDir, 'settings.json'), manifestFile: path.join(runtimeDir, 'manifest.json'), mcpFile };
+}
+
+export function localTarget(projectDir: string): Target {
+  const configDir = path.join(projectDir, '.claude');
+  const runtimeDir = path.join(configDir, RUNTIME_FOLDER);
+  return {
+    scope: 'local',
+    configDir,
+    runtimeDir,
+    settingsFile: path.join(configDir, 'settings.json'),
+    manifestFile: path.join(runtimeDir, 'manifest.json'),
+    projectDir,
+    mcpFile: path.join(projectDir, '.mcp.json'),
+  };
+}
+
+/** The path a hook or the server uses for a runtime file: absolute (global) or "$CLAUDE_PROJECT_DIR"-based (local). */
+function runtimeRef(target: Target, rel: string, projectVar: string): string {
+  if (target.scope === 'global') return path.join(target.runtimeDir, rel);
+  return `${projectVar}/.claude/${RUNTIME_FOLDER}/${rel}`;
+}
+
+export function ourHooks(target: Target, node: string): OurHook[] {
+  const cmd = (script: string) => `"${node}" "${runtimeRef(target, `hooks/${script}`, '$CLAUDE_PROJECT_DIR')}"`;
+  return [
+    { event: 'PostToolUse', matcher: EDIT_MATCHER, command: cmd('post-tool-use.cjs'), timeout: 10 },
+    { event: 'SessionStart', command: cmd('session-start.cjs'), timeout: 10 },
+  ];
+}
+
+export function ourMcpEntry(target: Target, node: string): { type: 'stdio'; command: string; args: string[] } {
+  return { type: 'stdio', command: node, args: [runtimeRef(target, 'mcp-server.js', '${CLAUDE_PROJECT_DIR:-.}')] };
+}
+
+export function isOurMcpEntry(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const args = (entry as { args?: unknown }).args;
+  return Array.isArray(args) && args.some((a) => typeof a === 'string' && /get-shit-done[\\/]mcp-server\.js$/.test(a));
+}
+
+/** The package root (holding package.json, dist/, commands/, agents/, templates/) this CLI runs from. */
+export function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'dist'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the get-shit-done-cc package root');
+    dir = parent;
+  }
+}

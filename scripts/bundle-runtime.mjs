@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Bundles what an install runs into dist/runtime/, the folder `get-shit-done-cc install` copies to
+// <config>/get-shit-done/ so that nothing runs from the (temporary) npx cache:
+//   hooks/post-tool-use.cjs, hooks/session-start.cjs  the hook bundles (from scripts/bundle-hooks.mjs)
+//   hooks/worker.js                                    the background worker with the engine, one ESM file
+//   mcp-server.js                                      the MCP server with the engine and the SDK, one ESM file
+//   parse-worker.js                                    the engine's parse worker thread (engine/src/parse/worker.ts), for both
+// Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
+// createRequire, which esbuild cannot follow, and pool.ts starts ./worker.js beside itself, which in a bundle would
+// be the wrong file.
+//   sql-wasm.wasm                                      sql.js's wasm (engine/src/store/sqlite.ts finds it next to or above the bundle)
+//   package.json ({"type":"module"}), VERSION
+// Part of `npm run build`, after tsc and bundle-hooks.mjs.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'dist', 'runtime');
+const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+const staging = `${out}.tmp-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
+mkdirSync(path.join(staging, 'hooks'), { recursive: true });
+
+/** Rewrites the two engine spots above; `parseWorker` is the parse worker's path relative to the bundle. */
+const adapt = (parseWorker) => ({
+  name: 'gsd-adapt-engine',
+  setup(b) {
+    b.onLoad({ filter: /engine[\\/]src[\\/]parse[\\/](parse-ast|pool)\.ts$/ }, async (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      const before = text;
+      if (args.path.endsWith('parse-ast.ts')) text = text.replace("createRequire(import.meta.url)('@babel/parser')", "require('@babel/parser')");
+      else text = text.replace("here.endsWith('.ts') ? './worker.ts' : './worker.js'", JSON.stringify(parseWorker));
+      if (text === before) throw new Error(`bundle-runtime: ${args.path} changed; update the rewrite in scripts/bundle-runtime.mjs`);
+      return { contents: text, loader: 'ts' };
+    });
+  },
+});
+
+const esm = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // sql.js and other CommonJS dependencies call require() for node built-ins
+  // (and sql.js's Node loader reads __dirname, which ESM has not)
+  banner: {
+    js: [
+      "import { createRequire as __gsdCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __gsdFileURLToPath } from 'node:url';",
+      'const require = __gsdCreateRequire(import.meta.url);',
+      'const __filename = __gsdFileURLToPath(import.meta.url);',
+      "const __dirname = __gsdFileURLToPath(new URL('.', import.meta.url));",
+    ].join(' '),
+  },
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+await Promise.all([
+  build({ ...esm, plugins: [adapt('../parse-worker.js')], entryPoints: [path.join(root, 'hooks', 'src', 'worker.ts')], outfile: path.join(staging, 'hooks', 'worker.js') }),
+  build({ ...esm, plugins: [adapt('./parse-worker.js')], entryPoints: [path.join(root, 'mcp-server', 'src', 'index.ts')], outfile: path.join(staging, 'mcp-server.js') }),
+  build({ ...esm, plugins: [adapt('./parse-worker.js')], entryPoints: [path.join(root, 'engine', 'src', 'parse', 'worker.ts')], outfile: path.join(staging, 'parse-worker.js') }),
+]);
+for (const hook of ['post-tool-use', 'session-start']) {
+  copyFileSync(path.join(root, 'dist', 'hooks', 'src', `${hook}.cjs`), path.join(staging, 'hooks', `${hook}.cjs`));
+}
+copyFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'), path.join(staging, 'sql-wasm.wasm'));
+writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify({ type: 'module', private: true, version }, null, 2)}\n`);
+writeFileSync(path.join(staging, 'VERSION'), `${version}\n`);
+rmSync(out, { recursive: true, force: true });
+(await import('node:fs')).renameSync(staging, out);
