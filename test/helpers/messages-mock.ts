@@ -137,3 +137,21 @@ export async function startMessagesMock(steps: ScriptedStep[]): Promise<Messages
       }),
   };
 }
+
+/**
+ * The environment for driving the real `claude` CLI offline against the mock (claude-code.md §6.1): a private HOME,
+ * the mock as the API, a dummy key, and every kind of non-essential traffic off.
+ */
+export function offlineClaudeEnv(options: { home: string; mockUrl: string; path?: string }): NodeJS.ProcessEnv {
+  return {
+    PATH: options.path ?? process.env.PATH,
+    HOME: options.home,
+    TERM: 'dumb',
+    ANTHROPIC_BASE_URL: options.mockUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-dummy-for-the-mock',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  };
+}

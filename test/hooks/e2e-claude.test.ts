@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import { buildIntel, intelPaths } from '../../engine/src/index.js';
 import { readGraphRows } from '../../engine/src/store/index.js';
 import { HOOKS, everywhere, hookLog, presence, waitForWorkers } from '../helpers/hooks.js';
-import { startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
+import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
 
 const CLAUDE_VERSION = '2.1.330';
@@ -112,17 +112,7 @@ describe('end to end: the real claude CLI against a loopback Messages API mock',
           },
         }),
       );
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
-        HOME: home,
-        TERM: 'dumb',
-        ANTHROPIC_BASE_URL: mock.url,
-        ANTHROPIC_API_KEY: 'sk-ant-dummy-for-the-mock',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-      };
+      const env = offlineClaudeEnv({ home, mockUrl: mock.url });
       const r = await run(
         claude.bin,
         ['-p', 'SCRIPT: write, read, edit', '--output-format', 'json', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', 'Edit', 'Read', '--settings', settings, '--debug-file', path.join(home, 'debug.log')],

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { everywhere, presence, waitForWorkers } from '../helpers/hooks.js';
-import { startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
+import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
 import { repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
 
@@ -67,15 +67,11 @@ describe('install --global with the real claude CLI (end to end, offline)', () =
       { name: 'mcp__gsd__blast_radius', input: { file: 'src/money.ts' } },
     ]);
     const env: NodeJS.ProcessEnv = {
-      PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin${path.delimiter}/bin`,
-      HOME: home,
-      TERM: 'dumb',
-      ANTHROPIC_BASE_URL: mock.url,
-      ANTHROPIC_API_KEY: 'sk-ant-dummy-for-the-mock',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
+      ...offlineClaudeEnv({
+        home,
+        mockUrl: mock.url,
+        path: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin${path.delimiter}/bin`,
+      }),
       // MCP tools in tools[] from the first request, so the mock can call one without a ToolSearch step
       ENABLE_TOOL_SEARCH: 'false',
     };
