@@ -38,6 +38,16 @@ describe('get-shit-done-cc intel (the built CLI, spawned)', () => {
     assert.deepEqual(JSON.parse(stale.stdout).pending.changed, ['src/lazy.ts']);
   });
 
+  it('status applies the edits the hooks recorded before it reports', async () => {
+    const { appendJournal } = await import('../../engine/src/index.js');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(root, 'src/extra.ts'), "import { pad } from './legacy/format.cjs';\n");
+    appendJournal(root, [{ path: 'src/extra.ts', at: Date.now(), source: 'test' }]);
+    const s = JSON.parse(cli(['intel', 'status', '--json'], root).stdout);
+    assert.ok(!s.pending.added.includes('src/extra.ts'), 'the journaled file is indexed, not pending');
+    assert.equal(s.files, 13);
+  });
+
   it('answers every query from a subfolder of the project, in text and JSON', () => {
     const sub = path.join(root, 'src', 'cart');
     const blast = cli(['intel', 'query', 'blast-radius', 'src/lib/money.ts', '--json'], root);
