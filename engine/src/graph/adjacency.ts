@@ -115,3 +115,21 @@ export function reachCounts(n: number, next: number[][]): number[] {
   }
   return result;
 }
+
+/**
+ * Every node with its direct and transitive dependent counts, most depended-on first (transitive, then direct, then
+ * path). Shared by summary.md and the hotspots query, so both rank alike.
+ */
+export function rankByDependents(
+  nodes: Array<{ key: string; path: string; id: string }>,
+  edges: Iterable<{ source: string; target: string }>,
+): Array<{ path: string; id: string; direct: number; transitive: number }> {
+  const adj = buildAdjacency(
+    nodes.map((n) => n.key),
+    edges,
+  );
+  const transitive = reachCounts(nodes.length, adj.in);
+  return nodes
+    .map((n, i) => ({ path: n.path, id: n.id, direct: adj.in[i].length, transitive: transitive[i] }))
+    .sort((a, b) => b.transitive - a.transitive || b.direct - a.direct || (a.path < b.path ? -1 : 1));
+}

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildAdjacency, reachCounts } from '../graph/adjacency.js';
+import { rankByDependents } from '../graph/adjacency.js';
 import { detectConventions } from '../graph/conventions.js';
 import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
 import { serializeIndex } from '../graph/index-document.js';
@@ -58,15 +58,10 @@ export function absorbManualPurpose(root: string, record: FileRecord, pages?: Ma
 }
 
 export function hotspotsOf(records: Map<RelPath, FileRecord>, edges: EdgeIndex): Hotspot[] {
-  const paths = [...records.keys()].sort();
+  const nodes = [...records.values()].map((r) => ({ key: r.path, path: r.path, id: r.id }));
   const all: Array<{ source: RelPath; target: RelPath }> = [];
   for (const list of edges.out.values()) for (const e of list) all.push(e);
-  const adj = buildAdjacency(paths, all);
-  const transitive = reachCounts(paths.length, adj.in);
-  return paths
-    .map((p, i) => ({ path: p, id: records.get(p)!.id, direct: adj.in[i].length, transitive: transitive[i] }))
-    .filter((h) => h.direct > 0)
-    .sort((a, b) => b.transitive - a.transitive || b.direct - a.direct || (a.path < b.path ? -1 : 1));
+  return rankByDependents(nodes, all).filter((h) => h.direct > 0);
 }
 
 const ENTRY_NAME = /(^|\/)(index|main|cli|server|app|bin)\.[cm]?[jt]sx?$/;

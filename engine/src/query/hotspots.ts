@@ -1,17 +1,13 @@
-import { buildAdjacency, reachCounts } from '../graph/adjacency.js';
+import { rankByDependents } from '../graph/adjacency.js';
 import type { Hotspot } from '../types.js';
 import type { IntelReader } from './reader.js';
 
 function allCounts(reader: IntelReader): Hotspot[] {
   return reader.memo('hotspots', () => {
-    const ids = [...reader.nodes.keys()];
+    const nodes = [...reader.nodes.values()].map((n) => ({ key: n.id, path: n.path, id: n.id }));
     const edges: Array<{ source: string; target: string }> = [];
     for (const list of reader.out.values()) for (const e of list) edges.push(e);
-    const adj = buildAdjacency(ids, edges);
-    const transitive = reachCounts(ids.length, adj.in);
-    return ids
-      .map((id, i) => ({ path: reader.nodes.get(id)!.path, id, direct: adj.in[i].length, transitive: transitive[i] }))
-      .sort((a, b) => b.transitive - a.transitive || b.direct - a.direct || (a.path < b.path ? -1 : 1));
+    return rankByDependents(nodes, edges);
   });
 }
 
