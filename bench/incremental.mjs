@@ -63,6 +63,21 @@ function stats(name, file, xs, bar) {
   return { name, file, n: xs.length, median: m, p95: percentile(xs, 95), min: min(xs), max: max(xs), first: xs[0], samples: xs, bar, pass: bar ? m <= BAR_MS : null };
 }
 
+/** What every result of this bench starts with, measured or not. */
+function resultHeader(opts) {
+  const c = getCorpus(opts.corpus);
+  return {
+    bench: 'incremental',
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    command: `node bench/incremental.mjs ${process.argv.slice(2).join(' ')}`.trim(),
+    corpus: `${c.pkg}@${c.version}`,
+    barMs: BAR_MS,
+    cases: [],
+    notes: [],
+  };
+}
+
 /** The engine threw: that is a finding about the engine, not a failure of this script. */
 class EngineError extends Error {}
 
@@ -71,18 +86,7 @@ export async function runIncremental(opts) {
     return await measureIncremental(opts);
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
-    const c = getCorpus(opts.corpus);
-    const out = {
-      bench: 'incremental',
-      date: new Date().toISOString(),
-      machine: machineInfo(),
-      command: `node bench/incremental.mjs ${process.argv.slice(2).join(' ')}`.trim(),
-      corpus: `${c.pkg}@${c.version}`,
-      barMs: BAR_MS,
-      cases: [],
-      notes: [],
-      error: e.message,
-    };
+    const out = { ...resultHeader(opts), error: e.message };
     log(`incremental: ${e.message}`);
     saveResult('incremental', out);
     return out;
@@ -100,16 +104,7 @@ async function engineCall(what, fn) {
 
 async function measureIncremental(opts) {
   const c = getCorpus(opts.corpus);
-  const out = {
-    bench: 'incremental',
-    date: new Date().toISOString(),
-    machine: machineInfo(),
-    command: `node bench/incremental.mjs ${process.argv.slice(2).join(' ')}`.trim(),
-    corpus: `${c.pkg}@${c.version}`,
-    barMs: BAR_MS,
-    cases: [],
-    notes: [],
-  };
+  const out = resultHeader(opts);
   if (!fs.existsSync(OUR_ENGINE)) {
     out.error = 'engine not built (dist/engine/src/index.js missing)';
     log(`incremental: ${out.error}`);

@@ -11,7 +11,7 @@ export type { UpdateReport, RefreshReport, RefreshOptions } from './pipeline/upd
 export { STORE_FORMAT_VERSION, TOOL_VERSION } from './version.js';
 export { intelPaths } from './paths.js';
 export { findProjectRoot } from './root.js';
-export { entityId, toRelPath } from './ids.js';
+export { entityId, looksLikeEntityId, toRelPath } from './ids.js';
 export { readIntelConfig, ConfigError, defaultConfig } from './config.js';
 import { openIntel as openReader, type IntelReader as Reader } from './query/index.js';
 import { StoreError } from './store/errors.js';

@@ -1,16 +1,14 @@
 /** Shared views over the intel used by several tools: file arguments, critical files, folder conventions. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { hotspots, type IntelReader, type NodeInfo } from '../../engine/src/index.js';
+import { hotspots, looksLikeEntityId, type IntelReader, type NodeInfo } from '../../engine/src/index.js';
 import type { IntelSummary } from './adapters/intel.js';
 import type { Project } from './context.js';
 import { isSecretPath, resolveInside } from './security.js';
 
-const ENTITY_ID = /^[a-z0-9-]+-[0-9a-f]{12}$/;
-
 /** A file argument (root-relative path, absolute path inside the root, or entity id) → the indexed node. */
 export function lookupFile(project: Project, reader: IntelReader, file: string): NodeInfo {
-  if (ENTITY_ID.test(file.trim()) && reader.nodes.has(file.trim())) return reader.nodes.get(file.trim())!;
+  if (looksLikeEntityId(file.trim()) && reader.nodes.has(file.trim())) return reader.nodes.get(file.trim())!;
   const { rel } = resolveInside(project.root, file, 'file');
   return reader.lookup(rel);
 }

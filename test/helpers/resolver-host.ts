@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ResolverHost } from '../../engine/src/resolve/index.js';
 import type { RelPath } from '../../engine/src/types.js';
+import { diskResolverHost } from '../../engine/src/pipeline/project-state.js';
 
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 
@@ -28,25 +29,14 @@ export function hostFromDir(root: string, opts: { exclude?: (rel: RelPath) => bo
     }
   };
   walk(root, '');
+  const disk = diskResolverHost(root, files);
   const reads: string[] = [];
   return {
-    root,
-    files,
+    ...disk,
     reads,
     readFile(rel) {
       reads.push(rel);
-      try {
-        return readFileSync(path.join(root, rel), 'utf8');
-      } catch {
-        return null;
-      }
-    },
-    fileExists(rel) {
-      try {
-        return statSync(path.join(root, rel)).isFile();
-      } catch {
-        return false;
-      }
+      return disk.readFile(rel);
     },
   };
 }

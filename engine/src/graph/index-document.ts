@@ -113,10 +113,3 @@ export function serializeIndex(records: Map<RelPath, FileRecord>, configFiles: R
   parts.push(CLOSE_BYTES);
   return Buffer.concat(parts);
 }
-
-/** The whole document, parsed (for tools and tests that want plain JSON). */
-export function toIndexDocument(header: IndexHeader, records: Map<RelPath, FileRecord>): IndexDocument {
-  const files: Record<RelPath, FileRecord> = {};
-  for (const p of [...records.keys()].sort()) files[p] = records.get(p)!;
-  return { ...header, files };
-}

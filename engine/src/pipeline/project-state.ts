@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createResolver, type Resolver } from '../resolve/index.js';
+import { createResolver, type Resolver, type ResolverHost } from '../resolve/index.js';
 import type { FileRecord, IntelConfig, RelPath } from '../types.js';
 
 /** The in-memory picture of a project's index while the pipeline works on it. */
@@ -19,9 +19,9 @@ function mtimeOf(root: string, rel: string): number {
   }
 }
 
-/** A resolver over the given file set, reading config files from disk. */
-export function resolverFor(root: string, files: ReadonlySet<RelPath>): Resolver {
-  return createResolver({
+/** The resolver's view of a project on disk: the indexed file set, config files and assets read from `root`. */
+export function diskResolverHost(root: string, files: ReadonlySet<RelPath>): ResolverHost {
+  return {
     root,
     files,
     readFile(rel) {
@@ -38,7 +38,12 @@ export function resolverFor(root: string, files: ReadonlySet<RelPath>): Resolver
         return false;
       }
     },
-  });
+  };
+}
+
+/** A resolver over the given file set, reading config files from disk. */
+export function resolverFor(root: string, files: ReadonlySet<RelPath>): Resolver {
+  return createResolver(diskResolverHost(root, files));
 }
 
 /** mtimes of every config file the resolver read, to notice later that resolution must be redone. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readIntelConfig } from '../config.js';
 import { edgesOf, makeRecord, reresolve } from '../graph/records.js';
@@ -185,18 +185,23 @@ export async function updateIntel(root: string, inputs: string[]): Promise<Updat
   return withLock(paths.lock, () => updateUnlocked(root, inputs));
 }
 
+/**
+ * Without a usable index.json (missing, unparsable, another format, or a record line that does not parse) an update
+ * or a refresh becomes a full build.
+ */
+async function rebuilt(root: string, start: number, threads?: number): Promise<UpdateReport> {
+  const rebuild = await buildUnlocked(root, { cache: false, threads });
+  return { mode: 'rebuild', updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
+}
+
 /** updateIntel for a caller that already holds the intel lock. */
 export async function updateUnlocked(root: string, inputs: string[]): Promise<UpdateReport> {
-  {
-    const start = performance.now();
-    const lap = perfMark();
-    const state = loadState(root);
-    lap('update: read index.json');
-    if (!state) {
-      const rebuild = await buildUnlocked(root, { cache: false });
-      return { mode: 'rebuild', updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
-    }
-    try {
+  const start = performance.now();
+  const lap = perfMark();
+  const state = loadState(root);
+  lap('update: read index.json');
+  if (!state) return rebuilt(root, start);
+  try {
     const accept = createFileFilter(root, state.config);
     const set = classifyInputs(root, inputs, state.records, accept);
     const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes }));
@@ -212,11 +217,9 @@ export async function updateUnlocked(root: string, inputs: string[]): Promise<Up
       reresolved: result.reresolved.sort(),
       engineMs: performance.now() - start,
     };
-    } catch (error) {
-      if (!(error instanceof CorruptIndexError)) throw error;
-      const rebuild = await buildUnlocked(root, { cache: false });
-      return { mode: 'rebuild', updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
-    }
+  } catch (error) {
+    if (!(error instanceof CorruptIndexError)) throw error;
+    return rebuilt(root, start);
   }
 }
 
@@ -245,14 +248,10 @@ export interface RefreshOptions {
 
 /** refreshIntel for a caller that already holds the intel lock (the journal drain). */
 export async function refreshUnlocked(root: string, options: RefreshOptions = {}): Promise<RefreshReport> {
-  {
-    const start = performance.now();
-    const state = loadState(root);
-    if (!state) {
-      const rebuild = await buildUnlocked(root, { cache: false, threads: options.threads });
-      return { mode: 'rebuild', added: [], updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
-    }
-    try {
+  const start = performance.now();
+  const state = loadState(root);
+  if (!state) return { added: [], ...(await rebuilt(root, start, options.threads)) };
+  try {
     const scanned = await scanProject(root, state.config);
     const forced = new Set<RelPath>();
     for (const input of options.also ?? []) {
@@ -290,15 +289,8 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
       reresolved: result.reresolved.sort(),
       engineMs: performance.now() - start,
     };
-    } catch (error) {
-      if (!(error instanceof CorruptIndexError)) throw error;
-      const rebuild = await buildUnlocked(root, { cache: false, threads: options.threads });
-      return { mode: 'rebuild', added: [], updated: [], removed: [], ignored: [], reresolved: [], rebuild, engineMs: performance.now() - start };
-    }
+  } catch (error) {
+    if (!(error instanceof CorruptIndexError)) throw error;
+    return { added: [], ...(await rebuilt(root, start, options.threads)) };
   }
-}
-
-/** True when the project has a `.planning/intel/index.json`. */
-export function hasIntel(root: string): boolean {
-  return existsSync(intelPaths(root).index);
 }
