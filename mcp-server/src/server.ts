@@ -6,6 +6,7 @@ import { fileUriToPath, ServerContext } from './context.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { SERVER_INSTRUCTIONS } from './texts.js';
+import { publishToolList } from './tool-list.js';
 import { registerTools } from './tools/index.js';
 
 export const SERVER_NAME = 'gsd';
@@ -19,6 +20,7 @@ export function buildServer(ctx: ServerContext = new ServerContext()): McpServer
   };
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => ctx.rootsChanged());
   registerTools(server, ctx);
+  publishToolList(server, ctx.tools);
   registerResources(server, ctx);
   registerPrompts(server, ctx);
   // hide the tools the session project turned off (calls are refused per project in any case)

@@ -5,7 +5,7 @@ export const SERVER_INSTRUCTIONS =
   'to find code call query_intel or phase_relevant_files; for plan state call phase_status and requirement_status. ' +
   'Read-only. Every tool takes an optional root (another checkout or worktree of the project).';
 
-export const ROOT_ARG = 'project folder; default: the session project';
+export const ROOT_ARG = 'another project root';
 
 export const TOOL_TEXT = {
   query_intel: {

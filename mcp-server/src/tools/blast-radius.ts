@@ -23,7 +23,6 @@ export const blastRadiusInput = {
 export const blastRadiusOutput = {
   file: z.string().describe('the file'),
   symbol: z.string().nullable().describe('the symbol, or null'),
-  change_type: z.enum(CHANGE_TYPES).describe('kind of change'),
   total: z.number().describe('dependents within max_depth'),
   beyond_max_depth: z.boolean().describe('more dependents further out'),
   by_depth: z
@@ -92,7 +91,6 @@ export function computeBlastRadius(project: Project, reader: IntelReader, args: 
   return {
     file: node.path,
     symbol,
-    change_type: args.change_type,
     total: r.total,
     beyond_max_depth: r.truncated,
     by_depth: byDepth,

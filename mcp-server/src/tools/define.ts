@@ -20,7 +20,8 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   run: (project: Project, args: z.infer<z.ZodObject<I>>) => Promise<z.infer<z.ZodObject<O>>> | z.infer<z.ZodObject<O>>;
 }
 
-export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
+/** read-only and closed-world; `destructiveHint`/`idempotentHint` only mean something for tools that write (MCP spec) */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 export function describeError(error: unknown): { message: string; hint?: string } {
   if (error instanceof ToolInputError) return { message: error.message, hint: error.hint };
@@ -55,7 +56,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
   };
   const tool = server.registerTool(
     spec.name,
-    { title: text.title, description: text.description, inputSchema, outputSchema: spec.output, annotations: { title: text.title, ...READ_ONLY } },
+    { title: text.title, description: text.description, inputSchema, outputSchema: spec.output, annotations: READ_ONLY },
     handler as never,
   );
   ctx.tools.set(spec.name, tool);

@@ -103,7 +103,6 @@ export function registerVerifyArtifactTool(server: McpServer, ctx: ServerContext
     },
     output: {
       must_exist: z.string().describe('what was checked'),
-      check_type: z.enum(ARTIFACT_TYPES).describe('kind'),
       exists: z.boolean().describe('found at least once'),
       total: z.number().describe('locations found'),
       truncated: z.boolean().describe('more than returned'),
@@ -114,7 +113,7 @@ export function registerVerifyArtifactTool(server: McpServer, ctx: ServerContext
       const reader = await project.intel.open();
       const r = findArtifact(project, reader, args.must_exist, args.check_type);
       const c = cap(r.locations, 20);
-      return { must_exist: args.must_exist, check_type: args.check_type, exists: c.total > 0, total: c.total, truncated: c.truncated, locations: c.items, note: r.note };
+      return { must_exist: args.must_exist, exists: c.total > 0, total: c.total, truncated: c.truncated, locations: c.items, note: r.note };
     },
   });
 }
