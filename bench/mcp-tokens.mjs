@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Token count (characters / 4) of the MCP server's tools/list: what reaches the model and the full response.
-// Usage: node bench/mcp-tokens.mjs [project-dir]   (needs the built server in dist/)
+// Usage: node bench/mcp-tokens.mjs [project-dir]   (needs `npm run build`: dist/runtime/)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import path from 'node:path';
 import { ROOT } from './lib/common.mjs';
 
-export const SERVER = path.join(ROOT, 'dist', 'mcp-server', 'src', 'index.js');
+/** the server as `get-shit-done-cc install` and the plugin run it: the runtime bundle */
+export const SERVER = path.join(ROOT, 'dist', 'runtime', 'mcp-server.js');
 export const tokens = (chars) => Math.ceil(chars / 4);
 
 /** Sizes of a tools/list result: model-facing ({name, description, input_schema}) and the full JSON. */

@@ -17,9 +17,10 @@ import { SERVER, toolsListSize, tokens } from './mcp-tokens.mjs';
 import { codegraphBin, codegraphEnv, ensureTools } from './tools.mjs';
 
 const USAGE = `
-Usage: node bench/mcp.mjs [options]      (build first: npx tsc -p tsconfig.json)
+Usage: node bench/mcp.mjs [options]      (build first: npm run build)
 
-Copies the zod corpus to bench/.work/mcp/, builds its intel, and measures the built MCP server over stdio:
+Copies the zod corpus to bench/.work/mcp/, builds its intel, and measures the MCP server as installs run it
+(dist/runtime/mcp-server.js, the bundle) over stdio:
 warm blast_radius on the top hotspot (time inside the server, GSD_MCP_TIMING=1) vs codegraph impact on the same
 files, start-up to the first tools/list vs node -e 0, RSS, and token sizes. Writes bench/.work/results/mcp.json
 and the mcp section of bench/RESULTS.md.`;
@@ -96,7 +97,7 @@ async function connect(cwd, env = {}) {
 
 runMain(async () => {
   const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
-  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npx tsc -p tsconfig.json`);
+  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build`);
   const corpus = CORPORA.find((c) => c.name === opts.corpus);
   if (!corpus) throw new Error(`unknown corpus ${opts.corpus}`);
   ensureTools();

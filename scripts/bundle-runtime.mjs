@@ -3,7 +3,8 @@
 // <config>/get-shit-done/ so that nothing runs from the (temporary) npx cache:
 //   hooks/post-tool-use.cjs, hooks/session-start.cjs  the hook bundles (from scripts/bundle-hooks.mjs)
 //   hooks/worker.js                                    the background worker with the engine, one ESM file
-//   mcp-server.js                                      the MCP server with the engine and the SDK, one ESM file
+//   mcp-server.js, chunks/                             the MCP server with the engine and the SDK, ESM split at the engine's
+//                                                      lazy imports (the build pipeline loads only to drain a journal)
 //   parse-worker.js                                    the engine's parse worker thread (engine/src/parse/worker.ts), for both
 // Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
 // createRequire, which esbuild cannot follow, and pool.ts starts ./worker.js beside itself, which in a bundle would
@@ -24,7 +25,7 @@ const staging = `${out}.tmp-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(path.join(staging, 'hooks'), { recursive: true });
 
-/** Rewrites the two engine spots above; `parseWorker` is the parse worker's path relative to the bundle. */
+/** Rewrites the two engine spots above; `parseWorker` is the parse worker's path relative to the bundle (null: found at run time). */
 const adapt = (parseWorker) => ({
   name: 'gsd-adapt-engine',
   setup(b) {
@@ -32,7 +33,11 @@ const adapt = (parseWorker) => ({
       let text = readFileSync(args.path, 'utf8');
       const before = text;
       if (args.path.endsWith('parse-ast.ts')) text = text.replace("createRequire(import.meta.url)('@babel/parser')", "require('@babel/parser')");
-      else text = text.replace("here.endsWith('.ts') ? './worker.ts' : './worker.js'", JSON.stringify(parseWorker));
+      else {
+        // a split chunk does not know its folder at build time: look beside it, then one folder up
+        const where = parseWorker ?? "(require('node:fs').existsSync(new URL('./parse-worker.js', here)) ? './parse-worker.js' : '../parse-worker.js')";
+        text = text.replace("here.endsWith('.ts') ? './worker.ts' : './worker.js'", parseWorker ? JSON.stringify(parseWorker) : where);
+      }
       if (text === before) throw new Error(`bundle-runtime: ${args.path} changed; update the rewrite in scripts/bundle-runtime.mjs`);
       return { contents: text, loader: 'ts' };
     });
@@ -60,7 +65,19 @@ const esm = {
 };
 await Promise.all([
   build({ ...esm, plugins: [adapt('../parse-worker.js')], entryPoints: [path.join(root, 'hooks', 'src', 'worker.ts')], outfile: path.join(staging, 'hooks', 'worker.js') }),
-  build({ ...esm, plugins: [adapt('./parse-worker.js')], entryPoints: [path.join(root, 'mcp-server', 'src', 'index.ts')], outfile: path.join(staging, 'mcp-server.js') }),
+  // split at the engine's dynamic imports: the pipeline (babel, resolver, writers) loads only when a journal is drained,
+  // so start-up compiles the server, the SDK and the query side only
+  build({
+    ...esm,
+    plugins: [adapt(null)],
+    entryPoints: { 'mcp-server': path.join(root, 'mcp-server', 'src', 'index.ts') },
+    outdir: staging,
+    splitting: true,
+    chunkNames: 'chunks/mcp-[hash]',
+    // smaller text to compile at start-up; identifiers kept for readable stack traces
+    minifyWhitespace: true,
+    minifySyntax: true,
+  }),
   build({ ...esm, plugins: [adapt('./parse-worker.js')], entryPoints: [path.join(root, 'engine', 'src', 'parse', 'worker.ts')], outfile: path.join(staging, 'parse-worker.js') }),
 ]);
 for (const hook of ['post-tool-use', 'session-start']) {

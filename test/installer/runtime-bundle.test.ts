@@ -1,0 +1,64 @@
+/**
+ * dist/runtime/ as an install copies it: the MCP server bundle is split at the engine's lazy imports, so its chunks
+ * must load from wherever the folder lands, with no node_modules around. Needs `npm run build`.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { appendJournal, buildIntel } from '../../engine/src/index.js';
+import { repoRoot } from '../helpers/paths.js';
+import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
+
+const RUNTIME = path.join(repoRoot, 'dist', 'runtime');
+
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
+}
+
+describe('runtime bundle, copied away from the package', () => {
+  let runtime: string;
+  before(() => {
+    assert.ok(existsSync(path.join(RUNTIME, 'mcp-server.js')), 'dist/runtime is missing: run npm run build');
+    runtime = path.join(mkdtempSync(path.join(os.tmpdir(), 'gsd-runtime-')), 'get-shit-done');
+    cpSync(RUNTIME, runtime, { recursive: true });
+  });
+  after(() => {
+    rmSync(path.dirname(runtime), { recursive: true, force: true });
+    cleanupProjects();
+  });
+
+  it('every file that starts parse workers finds parse-worker.js beside it or one folder up', () => {
+    const users = jsFiles(runtime).filter((f) => !f.endsWith('parse-worker.js') && readFileSync(f, 'utf8').includes('parse-worker.js'));
+    assert.ok(users.length >= 2, `expected the server and the hook worker to reference parse-worker.js, got ${users.join(', ')}`);
+    for (const f of users) {
+      const dir = path.dirname(f);
+      assert.ok(existsSync(path.join(dir, 'parse-worker.js')) || existsSync(path.join(dir, '..', 'parse-worker.js')), f);
+    }
+  });
+
+  it('the server answers, and loads the build pipeline lazily to apply a journal', async () => {
+    const root = tempProject({ 'src/a.ts': "import { b } from './b';\nexport const a = b;\n", 'src/b.ts': 'export const b = 1;\n' });
+    await buildIntel(root);
+    writeFile(root, 'src/zebra.ts', "import { a } from './a';\nexport const zebraStripes = a;\n");
+    appendJournal(root, [{ path: 'src/zebra.ts', at: Date.now(), source: 'post-tool-use' }]);
+    const client = new Client({ name: 'runtime-test', version: '0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() } }));
+    try {
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, 11);
+      const r = (await client.callTool({ name: 'blast_radius', arguments: { file: 'src/b.ts' } })) as CallToolResult;
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      const out = r.structuredContent as { total: number; by_depth: Array<{ files: string[] }> };
+      assert.deepEqual(out.by_depth.map((l) => l.files), [['src/a.ts'], ['src/zebra.ts']]);
+    } finally {
+      await client.close();
+    }
+  });
+});
