@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { appendJournal, buildIntel, drainJournal, hasPendingJournal, intelPaths } from '../../engine/src/index.js';
+import { appendJournal, buildIntel, drainJournal, hasPendingJournal, intelPaths, intelStatus } from '../../engine/src/index.js';
 import { everywhere, nowhere, presence } from '../helpers/hooks.js';
+import { moveIntelAside, snapshotIntel } from '../helpers/intel-snapshot.js';
 import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
 
 const exportsOf = (root: string, rel: string): string => JSON.stringify(JSON.parse(readFileSync(intelPaths(root).index, 'utf8')).files[rel]);
@@ -40,6 +41,31 @@ describe('journal refresh requests (what SessionStart records)', () => {
     ]);
     await drainJournal(root);
     assert.match(exportsOf(root, 'a.ts'), /bb/);
+  });
+
+  it('a tsconfig.json or package.json that appears outside Claude is noticed by the catch-up and equals a rebuild', async () => {
+    const root = tempProject({
+      'app/src/main.ts': "import { money } from '@lib/money';\nimport { util } from '#util';\nexport const m = money + util;\n",
+      'app/src/lib/money.ts': 'export const money = 1;\n',
+      'app/src/util.ts': 'export const util = 2;\n',
+    });
+    await buildIntel(root);
+    const targets = () => {
+      const rec = JSON.parse(readFileSync(intelPaths(root).index, 'utf8')).files['app/src/main.ts'];
+      return rec.imports.map((i: any) => i.resolved.path ?? i.resolved.kind).sort();
+    };
+    assert.deepEqual(targets(), ['external', 'unresolved']);
+    writeFile(root, 'app/tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@lib/*': ['src/lib/*'] } } }));
+    writeFile(root, 'app/package.json', JSON.stringify({ name: 'app', imports: { '#util': './src/util.ts' } }));
+    assert.equal((await intelStatus(root)).state, 'stale');
+    appendJournal(root, [{ refresh: true, at: Date.now(), source: 'SessionStart:startup' }]);
+    await drainJournal(root);
+    assert.deepEqual(targets(), ['app/src/lib/money.ts', 'app/src/util.ts']);
+    assert.equal((await intelStatus(root)).state, 'fresh');
+    const incremental = await snapshotIntel(intelPaths(root).dir);
+    moveIntelAside(root, 'incremental');
+    await buildIntel(root);
+    assert.deepEqual(incremental, await snapshotIntel(intelPaths(root).dir));
   });
 
   it('a refresh with no intel yet builds it', async () => {

@@ -87,7 +87,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   const records = new Map<RelPath, FileRecord>();
   for (const r of reused) records.set(r.path, reresolve(r, resolver));
   for (const l of loaded) records.set(l.path, makeRecord(l, previous.get(l.path), resolver, null));
-  const state: ProjectState = { root, config, records, configFiles: configFileStamps(root, resolver) };
+  const state: ProjectState = { root, config, records, configFiles: configFileStamps(root, resolver, records.keys()) };
   lap('resolve');
 
   const builtAt = new Date().toISOString();

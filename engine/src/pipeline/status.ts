@@ -4,7 +4,7 @@ import { readIndexDocument } from '../graph/index-document.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
 import type { RelPath } from '../types.js';
-import { configFilesChanged } from './project-state.js';
+import { configFilesChanged, newConfigFiles } from './project-state.js';
 
 export interface IntelStatus {
   root: string;
@@ -40,7 +40,7 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
     else if (r.size !== f.size || r.mtimeMs !== f.mtimeMs) changed.push(f.path);
   }
   const removed = records.map((r) => r.path).filter((p) => !seen.has(p));
-  const configChanged = configFilesChanged(root, doc.configFiles ?? {});
+  const configChanged = configFilesChanged(root, doc.configFiles ?? {}) || newConfigFiles(root, seen, doc.configFiles ?? {}).length > 0;
   const stale = added.length + changed.length + removed.length > 0 || configChanged;
   let edges = 0;
   let unresolved = 0;

@@ -13,7 +13,7 @@ import { withLock, CorruptStoreError, FormatMismatchError } from '../store/index
 import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
-import { configFileStamps, configFilesChanged, resolverFor, type ProjectState } from './project-state.js';
+import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
 
 export interface UpdateReport {
   mode: 'incremental' | 'rebuild' | 'unchanged';
@@ -139,7 +139,7 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
         reresolved.push(p);
       }
     }
-    const stamps = configFileStamps(state.root, resolver);
+    const stamps = configFileStamps(state.root, resolver, state.records.keys());
     stampsMoved = JSON.stringify(stamps) !== JSON.stringify(state.configFiles);
     state.configFiles = stamps;
   }
@@ -277,7 +277,7 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
         await pool.close();
       }
     }
-    const configTouched = [...forced].some((p) => RESOLUTION_CONFIG.test(p));
+    const configTouched = [...forced].some((p) => RESOLUTION_CONFIG.test(p)) || newConfigFiles(root, seen, state.configFiles).length > 0;
     const result = await applyChanges(state, loaded, remove, configTouched, new Date().toISOString());
     const mode = result.changed.size || result.removed.size ? 'incremental' : 'unchanged';
     return {
