@@ -6,7 +6,7 @@ export function buildReport(r: BuildReport, dir: string): string {
   const total = Object.values(r.timings).reduce((a, b) => a + b, 0);
   const lines = [
     `Indexed ${r.files} files (${r.parsed} parsed, ${r.reused} unchanged) in ${ms(total)}`,
-    `  ${r.edges} imports resolved to project files, ${r.unresolved} unresolved`,
+    `  ${r.edges} internal dependencies (from ${r.imports} imports resolved to project files), ${r.unresolved} unresolved imports`,
   ];
   if (r.skipped) lines.push(`  ${r.skipped} files skipped (binary, too large, not UTF-8 or unreadable)`);
   if (r.syntaxErrors) lines.push(`  ${r.syntaxErrors} files with syntax errors (kept with their last good facts)`);
@@ -20,7 +20,7 @@ export function status(s: IntelStatus): string {
   if (s.state === 'corrupt' || s.state === 'format-mismatch') return `The index is unusable (${s.state}): ${s.detail}\nRebuild it: get-shit-done-cc intel build ${s.root} --no-cache`;
   const p = s.pending!;
   const lines = [
-    `${s.root}: ${s.files} files, ${s.edges} internal imports, ${s.unresolved} unresolved, built ${s.builtAt} (v${s.toolVersion})`,
+    `${s.root}: ${s.files} files, ${s.edges} internal dependencies (${s.imports} imports), ${s.unresolved} unresolved imports, built ${s.builtAt} (v${s.toolVersion})`,
     s.state === 'fresh'
       ? 'Up to date with the files on disk.'
       : `Stale: ${p.added.length} added, ${p.changed.length} changed, ${p.removed.length} removed${p.configChanged ? ', resolution config changed' : ''} since the build.`,

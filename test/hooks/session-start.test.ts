@@ -94,7 +94,7 @@ describe('SessionStart hook (built, spawned with Claude Code payloads)', () => {
     const p = tempProject({ 'a.ts': 'export const a = 1;\n', 'b.ts': "import { a } from './a.js';\nexport const b = a;\n" });
     const r = await sessionStart(p, 'startup', { GSD_HOOK_BUILD_BUDGET_MS: '60000' });
     const text = contextOf(r.stdout);
-    assert.match(text, /2 files · 1 internal import/);
+    assert.match(text, /2 files · 1 internal dependency/);
     assert.match(text, /`a\.ts` 1 direct/);
     await waitForWorkers(p);
     assert.deepEqual(await presence(p, 'a.ts'), everywhere);

@@ -77,6 +77,22 @@ export interface FileEdge {
   line: number;
 }
 
+/**
+ * How a project's imports resolved: `imports` that reached a project file, the `edges` they make (one per source,
+ * target and kind, as graph.db and summary.md count them), and `unresolved` imports.
+ */
+export function importCounts(records: Iterable<FileRecord>): { imports: number; edges: number; unresolved: number } {
+  const counts = { imports: 0, edges: 0, unresolved: 0 };
+  for (const r of records) {
+    for (const i of r.imports) {
+      if (i.resolved.kind === 'file') counts.imports++;
+      else if (i.resolved.kind === 'unresolved') counts.unresolved++;
+    }
+    counts.edges += edgesOf(r).length;
+  }
+  return counts;
+}
+
 /** File-to-file edges of one record, one per (target, kind), names merged, first specifier and line kept. */
 export function edgesOf(record: FileRecord): FileEdge[] {
   const byKey = new Map<string, FileEdge>();

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { makeRecord, reresolve } from '../graph/records.js';
+import { importCounts, makeRecord, reresolve } from '../graph/records.js';
 import { readIndexDocument } from '../graph/index-document.js';
 import { createParsePool } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
@@ -26,6 +26,9 @@ export interface BuildReport {
   reused: number;
   skipped: number;
   syntaxErrors: number;
+  /** imports that resolved to a project file */
+  imports: number;
+  /** file-to-file edges those make (graph.db's edges rows) */
   edges: number;
   unresolved: number;
   builtAt: string;
@@ -96,14 +99,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   progress('write', 1, 1);
   lap('write');
 
-  let edges = 0;
-  let unresolved = 0;
-  for (const r of records.values()) {
-    for (const i of r.imports) {
-      if (i.resolved.kind === 'file') edges++;
-      else if (i.resolved.kind === 'unresolved') unresolved++;
-    }
-  }
+  const { imports, edges, unresolved } = importCounts(records.values());
   const all = [...records.values()];
   return {
     root,
@@ -112,6 +108,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
     reused: reused.length,
     skipped: all.filter((r) => r.skipped).length,
     syntaxErrors: all.filter((r) => r.syntaxError).length,
+    imports,
     edges,
     unresolved,
     builtAt,

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
 import { readIndexDocument } from '../graph/index-document.js';
+import { importCounts } from '../graph/records.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
 import type { RelPath } from '../types.js';
@@ -13,6 +14,8 @@ export interface IntelStatus {
   builtAt?: string;
   toolVersion?: string;
   files?: number;
+  /** imports that resolved to a project file, and the file-to-file edges they make */
+  imports?: number;
   edges?: number;
   unresolved?: number;
   skipped?: number;
@@ -42,18 +45,14 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
   const removed = records.map((r) => r.path).filter((p) => !seen.has(p));
   const configChanged = configFilesChanged(root, doc.configFiles ?? {}) || newConfigFiles(root, seen, doc.configFiles ?? {}).length > 0;
   const stale = added.length + changed.length + removed.length > 0 || configChanged;
-  let edges = 0;
-  let unresolved = 0;
-  for (const r of records) for (const i of r.imports) {
-    if (i.resolved.kind === 'file') edges++;
-    else if (i.resolved.kind === 'unresolved') unresolved++;
-  }
+  const { imports, edges, unresolved } = importCounts(records);
   return {
     root,
     state: stale ? 'stale' : 'fresh',
     builtAt: doc.builtAt,
     toolVersion: doc.toolVersion,
     files: records.length,
+    imports,
     edges,
     unresolved,
     skipped: records.filter((r) => r.skipped).length,

@@ -331,7 +331,7 @@ function renderSummaryWith(view: SummaryView, layout: SummaryLayout): string {
   const out: string[] = [
     `# Codebase intel: ${mdText(clip(view.root, 80))}`,
     '',
-    `${plural(view.fileCount, 'file')} · ${plural(view.edgeCount, 'internal import')} · ${plural(view.externalCount, 'external package')} · ` +
+    `${plural(view.fileCount, 'file')} · ${plural(view.edgeCount, 'internal dependency', 'internal dependencies')} · ${plural(view.externalCount, 'external package')} · ` +
       `${count(view.unresolvedCount)} unresolved · ${count(view.skippedCount)} skipped · ${plural(view.syntaxErrorCount, 'syntax error')} — built ${view.builtAt}`,
     '',
     '## Hotspots',
