@@ -98,11 +98,17 @@ export interface ParsedFile {
   syntaxError: SyntaxProblem | null;
 }
 
+/** The facts of a file as they were for one content hash: a file whose bytes still hash the same is not parsed again. */
+export interface KnownFacts {
+  hash: string;
+  parsed: ParsedFile;
+}
+
 export type SkipReason = 'too-large' | 'binary' | 'non-utf8' | 'unreadable' | 'not-a-file';
 
 /** What a parse worker returns for one file. */
 export type LoadedFile =
-  | { path: RelPath; hash: string; size: number; mtimeMs: number; parsed: ParsedFile }
+  | { path: RelPath; hash: string; size: number; mtimeMs: number; parsed: ParsedFile; /** facts taken from KnownFacts, not parsed */ reused?: true }
   | { path: RelPath; hash: string | null; size: number; mtimeMs: number; skipped: SkipReason; detail?: string };
 
 // ---------------------------------------------------------------- resolve

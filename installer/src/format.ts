@@ -23,7 +23,7 @@ export function status(s: IntelStatus): string {
     `${s.root}: ${s.files} files, ${s.edges} internal dependencies (${s.imports} imports), ${s.unresolved} unresolved imports, built ${s.builtAt} (v${s.toolVersion})`,
     s.state === 'fresh'
       ? 'Up to date with the files on disk.'
-      : `Stale: ${p.added.length} added, ${p.changed.length} changed, ${p.removed.length} removed${p.configChanged ? ', resolution config changed' : ''} since the build.`,
+      : `Stale: ${p.added.length} added, ${p.changed.length} changed, ${p.removed.length} removed${p.configChanged ? ', resolution config changed' : ''}${p.otherVersion ? `, built by v${s.toolVersion} (the next update re-parses everything)` : ''} since the build.`,
   ];
   for (const [label, list] of [['added', p.added], ['changed', p.changed], ['removed', p.removed]] as const) {
     if (list.length) lines.push(`  ${label}: ${list.slice(0, 10).join(', ')}${list.length > 10 ? ` … and ${list.length - 10} more` : ''}`);

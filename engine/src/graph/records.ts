@@ -1,5 +1,5 @@
 import { entityId } from '../ids.js';
-import type { EdgeRow, FileRecord, GraphRows, ImportKind, LoadedFile, ReexportBinding, ResolvedImport } from '../types.js';
+import type { EdgeRow, FileRecord, GraphRows, ImportKind, KnownFacts, LoadedFile, ReexportBinding, ResolvedImport } from '../types.js';
 import type { Resolver } from '../resolve/index.js';
 import { fileType, generatedPurpose } from './classify.js';
 
@@ -75,6 +75,36 @@ export interface FileEdge {
   reexports: ReexportBinding[] | null;
   specifier: string;
   line: number;
+}
+
+/**
+ * The parse facts a record was made from, for reuse when the file's bytes still hash the same (see KnownFacts).
+ * None for a skipped file or one with a syntax error, whose record keeps the facts of an earlier content.
+ */
+export function knownFacts(record: FileRecord): KnownFacts | null {
+  if (record.skipped !== null || record.syntaxError !== null || record.hash === null) return null;
+  return {
+    hash: record.hash,
+    parsed: {
+      imports: record.imports.map(({ resolved: _resolved, ...i }) => i),
+      exports: record.exports,
+      symbols: record.symbols,
+      docComment: record.docComment,
+      moduleSystem: record.moduleSystem,
+      syntaxError: null,
+    },
+  };
+}
+
+/** knownFacts of the given paths that have a reusable record. */
+export function knownFactsOf(records: { get(path: string): FileRecord | undefined }, paths: Iterable<string>): Map<string, KnownFacts> {
+  const known = new Map<string, KnownFacts>();
+  for (const p of paths) {
+    const r = records.get(p);
+    const k = r ? knownFacts(r) : null;
+    if (k) known.set(p, k);
+  }
+  return known;
 }
 
 /**

@@ -2,12 +2,14 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import nodePath from 'node:path';
-import type { LoadedFile, RelPath, SkipReason } from '../types.js';
+import type { KnownFacts, LoadedFile, RelPath, SkipReason } from '../types.js';
 import { parseSource } from './parse-source.js';
 
 export interface LoadFileOptions {
   /** files larger than this are skipped as `too-large` without being read */
   maxFileBytes: number;
+  /** the facts of the file's last indexed content: when the bytes still hash the same, they are returned unparsed */
+  known?: KnownFacts | null;
 }
 
 /** How far into a file a NUL byte marks it as binary. */
@@ -113,5 +115,6 @@ export function loadFile(root: string, path: RelPath, opts: LoadFileOptions): Lo
     return skipped(path, stats, 'non-utf8', undefined, hash);
   }
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
+  if (opts.known && opts.known.hash === hash) return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: opts.known.parsed, reused: true };
   return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseSource(path, source) };
 }

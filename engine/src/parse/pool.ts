@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { LoadedFile, RelPath } from '../types.js';
+import type { KnownFacts, LoadedFile, RelPath } from '../types.js';
 import { loadFile } from './load-file.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './worker.js';
 
@@ -17,7 +17,11 @@ export interface ParsePoolOptions {
 }
 
 export interface ParsePool {
-  load(paths: RelPath[], onProgress?: (done: number, total: number) => void): Promise<LoadedFile[]>;
+  /**
+   * Loads `paths`, results in the same order. `known` gives the facts of a path's last indexed content: a file whose
+   * bytes still hash the same is read and hashed but not parsed (a checkout that only moved mtimes, a rebuild).
+   */
+  load(paths: RelPath[], onProgress?: (done: number, total: number) => void, known?: ReadonlyMap<RelPath, KnownFacts>): Promise<LoadedFile[]>;
   close(): Promise<void>;
 }
 
@@ -39,6 +43,7 @@ const CHUNKS_IN_FLIGHT = 2;
 
 interface Chunk {
   paths: RelPath[];
+  known: (KnownFacts | null)[];
   done(results: LoadedFile[]): void;
 }
 
@@ -91,9 +96,9 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
   let closed = false;
   const stats: ParsePoolStats = { workerFiles: 0, inProcessFiles: 0, workerFailures: 0 };
 
-  const loadInProcess = (paths: RelPath[]): LoadedFile[] => {
+  const loadInProcess = ({ paths, known }: Pick<Chunk, 'paths' | 'known'>): LoadedFile[] => {
     stats.inProcessFiles += paths.length;
-    return paths.map((path) => loadFile(root, path, { maxFileBytes: opts.maxFileBytes }));
+    return paths.map((path, i) => loadFile(root, path, { maxFileBytes: opts.maxFileBytes, known: known[i] }));
   };
 
   function dispatch(): void {
@@ -103,13 +108,13 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
         const id = nextId++;
         pw.inFlight.set(id, chunk);
         pw.worker.ref();
-        const request: WorkerRequest = { id, paths: chunk.paths };
+        const request: WorkerRequest = { id, paths: chunk.paths, known: chunk.known };
         pw.worker.postMessage(request);
       }
     }
     // no live worker left (all crashed, or the pool was closed): finish in-process
     if (queue.length > 0 && !workers.some((pw) => !pw.dead)) {
-      for (const chunk of queue.splice(0)) chunk.done(loadInProcess(chunk.paths));
+      for (const chunk of queue.splice(0)) chunk.done(loadInProcess(chunk));
     }
   }
 
@@ -120,7 +125,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
     workers.splice(workers.indexOf(pw), 1);
     const orphans = [...pw.inFlight.values()];
     pw.inFlight.clear();
-    for (const chunk of orphans) chunk.done(loadInProcess(chunk.paths));
+    for (const chunk of orphans) chunk.done(loadInProcess(chunk));
     dispatch();
   }
 
@@ -141,7 +146,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
         stats.workerFiles += response.results.length;
         chunk.done(response.results);
       } else {
-        chunk.done(loadInProcess(chunk.paths));
+        chunk.done(loadInProcess(chunk));
       }
       if (pw.inFlight.size === 0) worker.unref();
       dispatch();
@@ -153,14 +158,15 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
   }
 
   return {
-    async load(paths, onProgress) {
+    async load(paths, onProgress, knownByPath) {
       const total = paths.length;
+      const known = paths.map((p) => knownByPath?.get(p) ?? null);
       // workers that keep dying are not started again
       const workersUsable = threads > 0 && stats.workerFailures < threads * 2;
       if (closed || !workersUsable || total < IN_PROCESS_BELOW) {
         const results: LoadedFile[] = [];
-        for (const path of paths) {
-          results.push(loadFile(root, path, { maxFileBytes: opts.maxFileBytes }));
+        for (let i = 0; i < total; i++) {
+          results.push(loadFile(root, paths[i], { maxFileBytes: opts.maxFileBytes, known: known[i] }));
           onProgress?.(results.length, total);
         }
         stats.inProcessFiles += total;
@@ -177,6 +183,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
           const start = offset;
           queue.push({
             paths: paths.slice(start, start + size),
+            known: known.slice(start, start + size),
             done(chunkResults) {
               for (let i = 0; i < chunkResults.length; i++) results[start + i] = chunkResults[i];
               done += chunkResults.length;

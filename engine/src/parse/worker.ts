@@ -3,7 +3,7 @@
  * Imports only the parse code so that starting a worker stays cheap.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LoadedFile, RelPath } from '../types.js';
+import type { KnownFacts, LoadedFile, RelPath } from '../types.js';
 import { loadFile } from './load-file.js';
 
 export interface WorkerSetup {
@@ -14,6 +14,8 @@ export interface WorkerSetup {
 export interface WorkerRequest {
   id: number;
   paths: RelPath[];
+  /** per path (same order): the facts of its last indexed content, or null */
+  known: (KnownFacts | null)[];
 }
 
 export interface WorkerResponse {
@@ -24,7 +26,7 @@ export interface WorkerResponse {
 const setup = workerData as WorkerSetup;
 
 parentPort?.on('message', (request: WorkerRequest) => {
-  const results = request.paths.map((path) => loadFile(setup.root, path, { maxFileBytes: setup.maxFileBytes }));
+  const results = request.paths.map((path, i) => loadFile(setup.root, path, { maxFileBytes: setup.maxFileBytes, known: request.known[i] }));
   const response: WorkerResponse = { id: request.id, results };
   parentPort!.postMessage(response);
 });

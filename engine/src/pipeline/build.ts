@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { importCounts, makeRecord, reresolve } from '../graph/records.js';
+import { importCounts, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
+import { TOOL_VERSION } from '../version.js';
 import { readIndexDocument } from '../graph/index-document.js';
 import { createParsePool } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
@@ -56,7 +57,8 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   const previous = new Map<RelPath, FileRecord>();
   if (options.cache !== false) {
     const old = readIndexDocument(paths.index);
-    if (old.ok) {
+    // facts extracted by another version of the tool may differ: parse everything again
+    if (old.ok && old.header.toolVersion === TOOL_VERSION) {
       try {
         for (const [p, r] of old.records) previous.set(p, r);
       } catch {
@@ -79,7 +81,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   const pool = createParsePool(root, { maxFileBytes: config.maxFileBytes, threads: options.threads });
   let loaded;
   try {
-    loaded = await pool.load(toLoad, (done, total) => progress('parse', done, total));
+    loaded = await pool.load(toLoad, (done, total) => progress('parse', done, total), knownFactsOf(previous, toLoad));
   } finally {
     await pool.close();
   }
@@ -104,8 +106,8 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   return {
     root,
     files: records.size,
-    parsed: loaded.length,
-    reused: reused.length,
+    parsed: loaded.filter((l) => !('reused' in l)).length,
+    reused: reused.length + loaded.filter((l) => 'reused' in l).length,
     skipped: all.filter((r) => r.skipped).length,
     syntaxErrors: all.filter((r) => r.syntaxError).length,
     imports,

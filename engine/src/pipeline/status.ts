@@ -5,6 +5,7 @@ import { importCounts } from '../graph/records.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
 import type { RelPath } from '../types.js';
+import { TOOL_VERSION } from '../version.js';
 import { configFilesChanged, newConfigFiles } from './project-state.js';
 
 export interface IntelStatus {
@@ -22,7 +23,7 @@ export interface IntelStatus {
   syntaxErrors?: number;
   graphDbBytes?: number;
   /** what a refresh would pick up */
-  pending?: { added: RelPath[]; changed: RelPath[]; removed: RelPath[]; configChanged: boolean };
+  pending?: { added: RelPath[]; changed: RelPath[]; removed: RelPath[]; configChanged: boolean; /** built by another version: the next update rebuilds */ otherVersion: boolean };
 }
 
 /** What is indexed, when, and what changed on disk since then. */
@@ -44,7 +45,8 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
   }
   const removed = records.map((r) => r.path).filter((p) => !seen.has(p));
   const configChanged = configFilesChanged(root, doc.configFiles ?? {}) || newConfigFiles(root, seen, doc.configFiles ?? {}).length > 0;
-  const stale = added.length + changed.length + removed.length > 0 || configChanged;
+  const otherVersion = doc.toolVersion !== TOOL_VERSION;
+  const stale = added.length + changed.length + removed.length > 0 || configChanged || otherVersion;
   const { imports, edges, unresolved } = importCounts(records);
   return {
     root,
@@ -58,6 +60,6 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
     skipped: records.filter((r) => r.skipped).length,
     syntaxErrors: records.filter((r) => r.syntaxError).length,
     graphDbBytes: existsSync(paths.graph) ? statSync(paths.graph).size : 0,
-    pending: { added, changed, removed, configChanged },
+    pending: { added, changed, removed, configChanged, otherVersion },
   };
 }

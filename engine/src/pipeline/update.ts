@@ -1,13 +1,14 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readIntelConfig } from '../config.js';
-import { edgesOf, makeRecord, reresolve } from '../graph/records.js';
+import { edgesOf, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
 import { readIndexDocument } from '../graph/index-document.js';
 import { CorruptIndexError } from '../graph/lazy-records.js';
 import { toRelPath } from '../ids.js';
 import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
+import { TOOL_VERSION } from '../version.js';
 import { createFileFilter, scanProject } from '../scan/index.js';
 import { withLock, CorruptStoreError, FormatMismatchError } from '../store/index.js';
 import type { FileRecord, LoadedFile, RelPath } from '../types.js';
@@ -170,7 +171,8 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
 
 function loadState(root: string): ProjectState | null {
   const doc = readIndexDocument(intelPaths(root).index);
-  if (!doc.ok) return null;
+  // an index written by another version of the tool is rebuilt: its facts may differ from what this one extracts
+  if (!doc.ok || doc.header.toolVersion !== TOOL_VERSION) return null;
   return { root, config: readIntelConfig(root), records: doc.records, configFiles: doc.header.configFiles };
 }
 
@@ -204,7 +206,8 @@ export async function updateUnlocked(root: string, inputs: string[]): Promise<Up
   try {
     const accept = createFileFilter(root, state.config);
     const set = classifyInputs(root, inputs, state.records, accept);
-    const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes }));
+    const known = knownFactsOf(state.records, set.load);
+    const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes, known: known.get(rel) }));
     lap('update: parse');
     const result = await applyChanges(state, loaded, set.remove, set.configTouched, new Date().toISOString());
     lap('update: apply');
@@ -272,7 +275,7 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
     if (load.length) {
       const pool = createParsePool(root, { maxFileBytes: state.config.maxFileBytes, threads: options.threads });
       try {
-        loaded = await pool.load(load);
+        loaded = await pool.load(load, undefined, knownFactsOf(state.records, load));
       } finally {
         await pool.close();
       }

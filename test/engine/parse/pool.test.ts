@@ -47,6 +47,30 @@ describe('createParsePool', () => {
     }
   });
 
+  it('returns known facts unparsed when the content hash matches, in workers and in-process', async () => {
+    const known = new Map<string, { hash: string; parsed: any }>();
+    const marker = { imports: [], exports: [], symbols: [], docComment: 'from the index', moduleSystem: 'none' as const, syntaxError: null };
+    const stale = { hash: '0'.repeat(40), parsed: marker };
+    expected.forEach((l, i) => {
+      if ('parsed' in l) known.set(paths[i], i % 2 ? { hash: l.hash, parsed: marker } : stale);
+    });
+    for (const threads of [2, 0]) {
+      const pool = createParsePool(root, { ...opts, threads });
+      try {
+        const results = await pool.load(paths, undefined, known);
+        results.forEach((r, i) => {
+          const k = known.get(paths[i]);
+          if (!k || !('parsed' in r)) return assert.deepEqual(r, expected[i]);
+          if (k === stale) assert.deepEqual(r, expected[i], `${paths[i]}: another hash is parsed`);
+          else assert.deepEqual(r, { ...expected[i], parsed: marker, reused: true }, `${paths[i]}: same hash is reused`);
+        });
+        if (threads) assert.ok(pool.stats().workerFiles > 0);
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+
   it('loads small batches in-process and keeps working after close()', async () => {
     const pool = createParsePool(root, { ...opts, threads: 2 });
     const few = paths.slice(0, 5);
