@@ -23,6 +23,7 @@ export {
   hotspots,
   dependentCounts,
   searchIntel,
+  entryPoints,
   dependencies,
   importPath,
   type BlastRadius,

@@ -1,7 +1,7 @@
 /** Shared views over the intel used by several tools: file arguments, critical files, folder conventions. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { hotspots, looksLikeEntityId, type IntelReader, type NodeInfo } from '../../engine/src/index.js';
+import { entryPoints, hotspots, looksLikeEntityId, type IntelReader, type NodeInfo } from '../../engine/src/index.js';
 import type { IntelSummary } from './adapters/intel.js';
 import type { Project } from './context.js';
 import { isSecretPath, resolveInside } from './security.js';
@@ -22,17 +22,10 @@ export interface Critical {
   why(node: { id: string; path: string }): string[];
 }
 
-/** Entry points (from summary.md, else files nothing imports), top-10 hotspots, and API-looking paths. */
-export function critical(reader: IntelReader, summary: IntelSummary | null): Critical {
+/** Entry points (all of them, by the engine's rule), top-10 hotspots, and API-looking paths. */
+export function critical(reader: IntelReader): Critical {
   return reader.memo('gsd-critical', () => {
-    const entry = new Set<string>();
-    for (const p of summary?.entryPoints ?? []) {
-      const id = reader.byPath.get(p);
-      if (id) entry.add(id);
-    }
-    if (!entry.size) {
-      for (const n of reader.nodes.values()) if (n.type === 'source' && !(reader.in.get(n.id) ?? []).length && (reader.out.get(n.id) ?? []).length) entry.add(n.id);
-    }
+    const entry = new Set(entryPoints(reader).map((n) => n.id));
     const hot = new Set(hotspots(reader, { limit: 10 }).hotspots.map((h) => h.id));
     const isApi = (p: string) => API_PATH.test(p) || /(^|\/)(src\/)?index\.[cm]?[jt]sx?$/.test(p) && p.split('/').length <= 3;
     return {

@@ -44,6 +44,27 @@ describe('mcp server in-process', () => {
     ctx.close();
   });
 
+  it('blast_radius flags every affected entry point, not only the few summary.md shows', async () => {
+    const files: Record<string, string> = { 'src/lib.ts': 'export const lib = 1;\n' };
+    for (let i = 0; i < 12; i++) files[`tools/cli-${String(i).padStart(2, '0')}.ts`] = "import { lib } from '../src/lib';\nconsole.log(lib);\n";
+    const project = tempProject(files);
+    await buildIntel(project);
+    const ctx = new ServerContext({ cwd: project, env: {} });
+    const server = buildServer(ctx);
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'mem', version: '0' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    try {
+      const r = (await client.callTool({ name: 'blast_radius', arguments: { file: 'src/lib.ts' } })) as CallToolResult;
+      const out = r.structuredContent as { critical: { total: number; items: Array<{ path: string; why: string[] }> } };
+      assert.equal(out.critical.total, 12);
+      assert.ok(out.critical.items.every((c) => c.why.includes('entry point')), JSON.stringify(out.critical));
+    } finally {
+      await client.close();
+      ctx.close();
+    }
+  });
+
   it('keeps a small LRU of projects and closes the evicted ones', async () => {
     const roots = [0, 1, 2].map((i) => tempProject({ [`src/f${i}.ts`]: 'export const x = 1;\n' }));
     const ctx = new ServerContext({ cwd: roots[0], env: {}, maxProjects: 2 });

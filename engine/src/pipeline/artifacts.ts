@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { rankByDependents } from '../graph/adjacency.js';
 import { detectConventions } from '../graph/conventions.js';
+import { rankEntryPoints } from '../graph/entry-points.js';
 import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
 import { serializeIndex } from '../graph/index-document.js';
 import { intelPaths } from '../paths.js';
@@ -64,18 +65,14 @@ export function hotspotsOf(records: Map<RelPath, FileRecord>, edges: EdgeIndex):
   return rankByDependents(nodes, all).filter((h) => h.direct > 0);
 }
 
-const ENTRY_NAME = /(^|\/)(index|main|cli|server|app|bin)\.[cm]?[jt]sx?$/;
-
 export function entryPointsOf(records: Map<RelPath, FileRecord>, edges: EdgeIndex): RelPath[] {
-  return [...records.values()]
-    .filter((r) => (r.type === 'source' || r.type === 'script') && !(edges.in.get(r.path)?.length) && (edges.out.get(r.path)?.length ?? 0) > 0)
-    .sort((a, b) => {
-      const an = ENTRY_NAME.test(a.path) ? 0 : 1;
-      const bn = ENTRY_NAME.test(b.path) ? 0 : 1;
-      const depth = a.path.split('/').length - b.path.split('/').length;
-      return an - bn || depth || (a.path < b.path ? -1 : 1);
-    })
-    .map((r) => r.path);
+  const candidates = [...records.values()].map((r) => ({
+    path: r.path,
+    type: r.type,
+    dependents: edges.in.get(r.path)?.length ?? 0,
+    dependencies: edges.out.get(r.path)?.length ?? 0,
+  }));
+  return rankEntryPoints(candidates).map((c) => c.path);
 }
 
 function entityText(state: ProjectState, record: FileRecord, edges: EdgeIndex, updated: string): string {

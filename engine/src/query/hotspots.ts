@@ -20,6 +20,6 @@ export function hotspots(reader: IntelReader, options: { limit?: number } = {}):
 
 /** Direct and transitive dependent counts of one file. */
 export function dependentCounts(reader: IntelReader, id: string): { direct: number; transitive: number } {
-  const h = allCounts(reader).find((x) => x.id === id);
+  const h = reader.memo('hotspots-by-id', () => new Map(allCounts(reader).map((x) => [x.id, x]))).get(id);
   return { direct: h?.direct ?? 0, transitive: h?.transitive ?? 0 };
 }

@@ -9,11 +9,10 @@ import { drainJournal, intelPaths, openIntel, type IntelReader } from '../../../
 import { logError } from '../log.js';
 import { MissingDocumentError } from '../result.js';
 import { HINTS } from '../texts.js';
-import { findSection, listItems, plain, readText, sections } from './markdown.js';
+import { findSection, listItems, readText, sections } from './markdown.js';
 
 export interface IntelSummary {
   text: string;
-  entryPoints: string[];
   conventions: string;
   folderRoles: Map<string, string>;
 }
@@ -72,14 +71,13 @@ export class IntelAdapter {
     if (this.summaryCache?.sig === sig) return this.summaryCache.value;
     const text = readText(this.paths.summary) ?? '';
     const secs = sections(text);
-    const entryPoints = listItems(findSection(secs, /entry points?/i)?.text ?? '').map((s) => plain(s).split(/\s/)[0]);
     const conventions = findSection(secs, /conventions/i)?.text ?? '';
     const folderRoles = new Map<string, string>();
     for (const item of listItems(conventions)) {
       const m = /^`([^`]+)`\s*[—–-]\s*([^(]+)/.exec(item);
       if (m) folderRoles.set(m[1], m[2].trim());
     }
-    const value = { text, entryPoints, conventions, folderRoles };
+    const value = { text, conventions, folderRoles };
     this.summaryCache = { sig, value };
     return value;
   }

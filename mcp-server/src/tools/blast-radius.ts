@@ -62,7 +62,7 @@ export function computeBlastRadius(project: Project, reader: IntelReader, args: 
   }
   const r = blastRadius(reader, node.id, { maxDepth: args.max_depth, symbol });
   const all = r.byDepth.flatMap((l) => l.files);
-  const crit = critical(reader, project.intel.summary());
+  const crit = critical(reader);
   const criticalFiles = all.map((f) => ({ path: f.path, why: crit.why(f) })).filter((f) => f.why.length);
   const tests = all.filter((f) => f.type === 'test').map((f) => f.path);
   let budget = PATH_BUDGET;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { blastRadius, buildIntel, dependencies, hotspots, importPath, openIntel, searchIntel, UnknownFileError, type IntelReader, entityId } from '../../../engine/src/index.js';
+import { readFileSync } from 'node:fs';
+import { blastRadius, buildIntel, dependencies, dependentCounts, entryPoints, hotspots, importPath, intelPaths, openIntel, searchIntel, UnknownFileError, type IntelReader, entityId } from '../../../engine/src/index.js';
 import { cleanupProjects, copyProject } from '../../helpers/project.js';
 
 const byDepth = (r: ReturnType<typeof blastRadius>) => Object.fromEntries(r.byDepth.map((l) => [l.depth, l.files.map((f) => f.path)]));
@@ -94,6 +95,27 @@ describe('queries over the shop fixture', () => {
       ['src/lib/index.ts', 2, 5],
     ]);
     assert.equal(h.truncated, true);
+  });
+
+  it('entry points: files nothing imports that import something, the same list summary.md starts with', () => {
+    const list = entryPoints(reader).map((n) => n.path);
+    assert.ok(list.length > 0);
+    for (const p of list) {
+      const id = reader.byPath.get(p)!;
+      assert.equal(reader.in.get(id)?.length ?? 0, 0, p);
+      assert.ok((reader.out.get(id)?.length ?? 0) > 0, p);
+    }
+    const summary = readFileSync(intelPaths(root).summary, 'utf8');
+    const section = summary.slice(summary.indexOf('## Entry points'));
+    const shown = [...section.slice(0, section.indexOf('\n## ', 5) >>> 0).matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
+    assert.ok(shown.length > 0, section);
+    assert.deepEqual(shown, list.slice(0, shown.length));
+  });
+
+  it('dependent counts agree with the hotspot ranking', () => {
+    for (const h of hotspots(reader, { limit: 500 }).hotspots) assert.deepEqual(dependentCounts(reader, h.id), { direct: h.direct, transitive: h.transitive });
+    const leaf = [...reader.nodes.values()].find((n) => !(reader.in.get(n.id)?.length))!;
+    assert.deepEqual(dependentCounts(reader, leaf.id), { direct: 0, transitive: 0 });
   });
 
   it('search ranks names above purposes and binds every parameter', () => {
