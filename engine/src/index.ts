@@ -24,6 +24,7 @@ export {
   dependentCounts,
   searchIntel,
   entryPoints,
+  folderConventions,
   dependencies,
   importPath,
   type BlastRadius,
@@ -32,6 +33,7 @@ export {
   type SearchResult,
   type Dependencies,
   type ImportPath,
+  type FolderConventions,
   type NodeInfo,
   type EdgeInfo,
 } from './query/index.js';

@@ -1,8 +1,7 @@
-/** Shared views over the intel used by several tools: file arguments, critical files, folder conventions. */
+/** Shared views over the intel used by several tools: file arguments, critical files, excerpts. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { entryPoints, hotspots, looksLikeEntityId, type IntelReader, type NodeInfo } from '../../engine/src/index.js';
-import type { IntelSummary } from './adapters/intel.js';
 import type { Project } from './context.js';
 import { isSecretPath, resolveInside } from './security.js';
 
@@ -41,49 +40,6 @@ export function critical(reader: IntelReader): Critical {
       },
     };
   });
-}
-
-function namingStyle(base: string): string {
-  const stem = base.replace(/(\.d)?\.[^.]+$/, '').replace(/\.(test|spec)$/, '');
-  if (/^[a-z0-9]+$/.test(stem)) return 'lowercase';
-  if (/^[a-z0-9]+(-[a-z0-9]+)+$/.test(stem)) return 'kebab-case';
-  if (/^[a-z][a-zA-Z0-9]*$/.test(stem)) return 'camelCase';
-  if (/^[A-Z][a-zA-Z0-9]*$/.test(stem)) return 'PascalCase';
-  if (/_/.test(stem)) return 'snake_case';
-  return 'mixed';
-}
-
-function majority(values: string[]): string {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  const best = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
-  return best ? `${best[0]} (${Math.round((best[1] / values.length) * 100)}%)` : 'unknown';
-}
-
-export interface FolderConventions {
-  folder: string;
-  role: string;
-  files: number;
-  naming: string;
-  exports: string;
-  tests: string;
-}
-
-/** Conventions of one folder, computed from the nodes in it (and its role from summary.md). */
-export function folderConventions(reader: IntelReader, folder: string, summary: IntelSummary | null): FolderConventions {
-  const nodes = [...reader.nodes.values()].filter((n) => path.posix.dirname(n.path) === folder);
-  const names = nodes.map((n) => namingStyle(path.posix.basename(n.path)));
-  const exportStyles = nodes.filter((n) => n.exports.length).map((n) => (n.exports.some((e) => e.name === 'default') ? (n.exports.length > 1 ? 'default + named' : 'default export') : 'named exports'));
-  const tests = nodes.filter((n) => n.type === 'test').length;
-  const role = summary?.folderRoles.get(folder) ?? '';
-  return {
-    folder,
-    role: role || 'unknown',
-    files: nodes.length,
-    naming: majority(names),
-    exports: majority(exportStyles),
-    tests: tests ? `${tests} test file(s) here` : 'tests live elsewhere',
-  };
 }
 
 /** A short excerpt of a file around a line (secrets never read; lines clipped). */

@@ -1,7 +1,7 @@
 import type { Conventions, FileRecord } from '../types.js';
 import { baseStem } from './classify.js';
 
-function dominant(counts: Map<string, number>, fallback: string): { style: string; share: number } {
+export function dominant(counts: Map<string, number>, fallback: string): { style: string; share: number } {
   let total = 0;
   let best = fallback;
   let bestCount = 0;
@@ -17,7 +17,7 @@ function dominant(counts: Map<string, number>, fallback: string): { style: strin
   return { style: share < 0.6 ? `mixed (mostly ${best})` : best, share };
 }
 
-function bump(map: Map<string, number>, key: string): void {
+export function bump(map: Map<string, number>, key: string): void {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
 
@@ -50,6 +50,21 @@ const FOLDER_ROLES: Array<[RegExp, string]> = [
   [/^src$/, 'source root'],
 ];
 
+/** A folder's role: from its name when it is a well-known one, else from what most of its files are. */
+export function folderRole(folder: string, counts: { files: number; tests: number; types: number }): string {
+  const last = folder.slice(folder.lastIndexOf('/') + 1).toLowerCase();
+  const named = FOLDER_ROLES.find(([re]) => re.test(last))?.[1];
+  return named ?? (counts.tests > counts.files / 2 ? 'tests' : counts.types > counts.files / 2 ? 'type definitions' : 'source');
+}
+
+/** How a file exports: 'named exports', 'default export', 'named + default', or null without exports. */
+export function exportStyleOf(exports: ReadonlyArray<{ name: string }>): string | null {
+  if (!exports.length) return null;
+  const hasDefault = exports.some((e) => e.name === 'default');
+  const hasNamed = exports.some((e) => e.name !== 'default');
+  return hasDefault && hasNamed ? 'named + default' : hasDefault ? 'default export' : 'named exports';
+}
+
 /** Conventions detected from the indexed files: naming, module system, export style, tests and folder roles. */
 export function detectConventions(records: FileRecord[]): Conventions {
   const naming = new Map<string, number>();
@@ -69,11 +84,8 @@ export function detectConventions(records: FileRecord[]): Conventions {
     const style = namingStyle(baseStem(r.path));
     if (style && r.type !== 'config') bump(naming, style);
     if (r.moduleSystem !== 'none' && r.type !== 'types') bump(modules, r.moduleSystem === 'esm' ? 'ES modules' : r.moduleSystem === 'cjs' ? 'CommonJS' : 'mixed');
-    if (r.type === 'source' && r.exports.length) {
-      const hasDefault = r.exports.some((e) => e.name === 'default');
-      const hasNamed = r.exports.some((e) => e.name !== 'default');
-      bump(exportStyles, hasDefault && hasNamed ? 'named + default' : hasDefault ? 'default export' : 'named exports');
-    }
+    const exportStyle = r.type === 'source' ? exportStyleOf(r.exports) : null;
+    if (exportStyle) bump(exportStyles, exportStyle);
     const segments = r.path.split('/');
     const top = segments.length > 2 ? `${segments[0]}/${segments[1]}` : segments.length === 2 ? segments[0] : '';
     if (top) {
@@ -96,12 +108,7 @@ export function detectConventions(records: FileRecord[]): Conventions {
   const layout = tests === 0 ? 'none' : colocated && separate ? (colocated > separate ? 'mostly colocated' : 'mostly separate folders') : colocated ? 'colocated with sources' : 'separate test folders';
   const topPattern = dominant(testPatterns, '');
   const folderRoles = [...folders.entries()]
-    .map(([folder, f]) => {
-      const last = folder.slice(folder.lastIndexOf('/') + 1).toLowerCase();
-      const named = FOLDER_ROLES.find(([re]) => re.test(last))?.[1];
-      const role = named ?? (f.tests > f.files / 2 ? 'tests' : f.types > f.files / 2 ? 'type definitions' : 'source');
-      return { folder, role, files: f.files };
-    })
+    .map(([folder, f]) => ({ folder, role: folderRole(folder, f), files: f.files }))
     .sort((a, b) => b.files - a.files || (a.folder < b.folder ? -1 : 1));
   return {
     fileNaming: dominant(naming, 'unknown'),

@@ -9,12 +9,11 @@ import { drainJournal, intelPaths, openIntel, type IntelReader } from '../../../
 import { logError } from '../log.js';
 import { MissingDocumentError } from '../result.js';
 import { HINTS } from '../texts.js';
-import { findSection, listItems, readText, sections } from './markdown.js';
+import { findSection, readText, sections } from './markdown.js';
 
 export interface IntelSummary {
   text: string;
   conventions: string;
-  folderRoles: Map<string, string>;
 }
 
 function signature(file: string): string | null {
@@ -72,12 +71,7 @@ export class IntelAdapter {
     const text = readText(this.paths.summary) ?? '';
     const secs = sections(text);
     const conventions = findSection(secs, /conventions/i)?.text ?? '';
-    const folderRoles = new Map<string, string>();
-    for (const item of listItems(conventions)) {
-      const m = /^`([^`]+)`\s*[—–-]\s*([^(]+)/.exec(item);
-      if (m) folderRoles.set(m[1], m[2].trim());
-    }
-    const value = { text, conventions, folderRoles };
+    const value = { text, conventions };
     this.summaryCache = { sig, value };
     return value;
   }

@@ -1,11 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import path from 'node:path';
 import { z } from 'zod';
-import { searchIntel } from '../../../engine/src/index.js';
+import { folderConventions, searchIntel } from '../../../engine/src/index.js';
 import { listItems, plain } from '../adapters/markdown.js';
 import type { ServerContext } from '../context.js';
 import { cap, cappedSchema } from '../result.js';
-import { excerpt, folderConventions } from '../views.js';
+import { excerpt } from '../views.js';
 import { defineTool } from './define.js';
 
 export function registerCodebasePatternsTool(server: McpServer, ctx: ServerContext) {
@@ -51,7 +51,7 @@ export function registerCodebasePatternsTool(server: McpServer, ctx: ServerConte
           total: areas.total,
           truncated: areas.truncated,
           items: areas.items.map(([folder, files]) => {
-            const conv = folderConventions(reader, folder, summary);
+            const conv = folderConventions(reader, folder);
             const examples = args.include_examples
               ? files
                   .filter((p) => reader.nodes.get(reader.byPath.get(p)!)!.type !== 'types')

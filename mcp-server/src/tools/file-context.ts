@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import path from 'node:path';
 import { z } from 'zod';
-import { dependencies, dependentCounts } from '../../../engine/src/index.js';
+import { dependencies, dependentCounts, folderConventions } from '../../../engine/src/index.js';
 import type { ServerContext } from '../context.js';
 import { cap, cappedSchema, clip } from '../result.js';
-import { folderConventions, lookupFile } from '../views.js';
+import { lookupFile } from '../views.js';
 import { defineTool } from './define.js';
 
 export function registerFileContextTool(server: McpServer, ctx: ServerContext) {
@@ -48,7 +48,7 @@ export function registerFileContextTool(server: McpServer, ctx: ServerContext) {
         dependent_counts: dependentCounts(reader, node.id),
         packages: cap(d.externals.map((x) => x.package), 20),
         unresolved: cap(d.unresolved.map((u) => `${u.specifier}: ${u.reason}`), 10),
-        conventions: folderConventions(reader, path.posix.dirname(node.path), project.intel.summary()),
+        conventions: folderConventions(reader, path.posix.dirname(node.path)),
       };
     },
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { blastRadius, buildIntel, dependencies, dependentCounts, entryPoints, hotspots, importPath, intelPaths, openIntel, searchIntel, UnknownFileError, type IntelReader, entityId } from '../../../engine/src/index.js';
+import { blastRadius, buildIntel, dependencies, dependentCounts, entryPoints, folderConventions, hotspots, importPath, intelPaths, openIntel, searchIntel, UnknownFileError, type IntelReader, entityId } from '../../../engine/src/index.js';
 import { cleanupProjects, copyProject } from '../../helpers/project.js';
 
 const byDepth = (r: ReturnType<typeof blastRadius>) => Object.fromEntries(r.byDepth.map((l) => [l.depth, l.files.map((f) => f.path)]));
@@ -110,6 +110,22 @@ describe('queries over the shop fixture', () => {
     const shown = [...section.slice(0, section.indexOf('\n## ', 5) >>> 0).matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]);
     assert.ok(shown.length > 0, section);
     assert.deepEqual(shown, list.slice(0, shown.length));
+  });
+
+  it('folder conventions: role by name or by content, naming and export style of the files in it', () => {
+    assert.deepEqual(folderConventions(reader, 'src/lib'), {
+      folder: 'src/lib',
+      role: 'shared utilities',
+      files: 3,
+      naming: 'unknown', // index, money, strings: one-word names say nothing about a convention
+      exports: 'named exports (100%)',
+      tests: 'tests live elsewhere',
+    });
+    assert.equal(folderConventions(reader, 'src/cart').role, 'source');
+    assert.equal(folderConventions(reader, 'test').role, 'tests');
+    assert.equal(folderConventions(reader, 'test').tests, '1 test file(s) here');
+    assert.equal(folderConventions(reader, 'src').role, 'source root');
+    assert.equal(folderConventions(reader, 'nowhere').role, 'unknown');
   });
 
   it('dependent counts agree with the hotspot ranking', () => {
