@@ -63,3 +63,15 @@ export async function startServer(cwd: string, env: Record<string, string> = {})
     close: () => client.close(),
   };
 }
+
+/** Paths of the properties of a JSON schema (nested objects, array items, unions) that carry no description. */
+export function undescribedProperties(schema: any, where: string): string[] {
+  const missing: string[] = [];
+  for (const [k, v] of Object.entries<any>(schema?.properties ?? {})) {
+    if (!v.description) missing.push(`${where}.${k}`);
+    missing.push(...undescribedProperties(v, `${where}.${k}`));
+    if (v.items) missing.push(...undescribedProperties(v.items, `${where}.${k}[]`));
+    for (const alt of v.anyOf ?? []) missing.push(...undescribedProperties(alt, `${where}.${k}`));
+  }
+  return missing;
+}

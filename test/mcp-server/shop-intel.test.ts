@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { appendJournal, blastRadius, buildIntel, dependencies, hotspots, openIntel, type IntelReader } from '../../engine/src/index.js';
-import { startServer, type Session } from '../helpers/mcp.js';
+import { startServer, undescribedProperties, type Session } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 
 const TOOLS = [
@@ -23,17 +23,6 @@ const TOOLS = [
   'verify_artifact',
   'verify_behavior',
 ];
-
-function everyPropertyDescribed(schema: any, where: string): string[] {
-  const missing: string[] = [];
-  for (const [k, v] of Object.entries<any>(schema?.properties ?? {})) {
-    if (!v.description) missing.push(`${where}.${k}`);
-    missing.push(...everyPropertyDescribed(v, `${where}.${k}`));
-    if (v.items) missing.push(...everyPropertyDescribed(v.items, `${where}.${k}[]`));
-    for (const alt of v.anyOf ?? []) missing.push(...everyPropertyDescribed(alt, `${where}.${k}`));
-  }
-  return missing;
-}
 
 describe('mcp server: intel tools on the shop fixture', () => {
   let root: string;
@@ -61,7 +50,7 @@ describe('mcp server: intel tools on the shop fixture', () => {
       );
       assert.ok(t.description && t.description.length < 2048, t.name);
       assert.ok(t.outputSchema, `${t.name} has an outputSchema`);
-      assert.deepEqual(everyPropertyDescribed(t.inputSchema, t.name), []);
+      assert.deepEqual(undescribedProperties(t.inputSchema, t.name), []);
       // published one level deep (tool-list.ts); the full shape is enforced by the server and tested in tool-list.test
       for (const [k, v] of Object.entries<any>(t.outputSchema?.properties ?? {})) assert.ok(v.type, `${t.name}.${k} has a type`);
       assert.ok((t.inputSchema.properties as Record<string, unknown>).root, `${t.name} takes root`);

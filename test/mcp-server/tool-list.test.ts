@@ -12,18 +12,8 @@ import { buildIntel } from '../../engine/src/index.js';
 import { ServerContext } from '../../mcp-server/src/context.js';
 import { buildServer } from '../../mcp-server/src/server.js';
 import { publishedOutputSchema } from '../../mcp-server/src/tool-list.js';
+import { undescribedProperties } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
-
-function undescribed(schema: any, where: string): string[] {
-  const missing: string[] = [];
-  for (const [k, v] of Object.entries<any>(schema?.properties ?? {})) {
-    if (!v.description) missing.push(`${where}.${k}`);
-    missing.push(...undescribed(v, `${where}.${k}`));
-    if (v.items) missing.push(...undescribed(v.items, `${where}.${k}[]`));
-    for (const alt of v.anyOf ?? []) missing.push(...undescribed(alt, `${where}.${k}`));
-  }
-  return missing;
-}
 
 describe('mcp server: the published tool list', () => {
   let root: string;
@@ -48,7 +38,7 @@ describe('mcp server: the published tool list', () => {
     assert.equal(tools.length, ctx.tools.size);
     for (const t of tools) {
       const full = z.toJSONSchema(ctx.tools.get(t.name)!.outputSchema as z.ZodType, { io: 'output' }) as any;
-      assert.deepEqual(undescribed(full, t.name), [], 'the full output shape documents every field');
+      assert.deepEqual(undescribedProperties(full, t.name), [], 'the full output shape documents every field');
       const published = t.outputSchema as any;
       assert.deepEqual(Object.keys(published.properties).sort(), Object.keys(full.properties).sort(), t.name);
       assert.deepEqual([...(published.required ?? [])].sort(), [...(full.required ?? [])].sort(), t.name);
