@@ -340,6 +340,14 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     assert.equal(r.code, 1);
     assert.match(r.stdout, /FAIL .*missing/);
     assert.match(r.stdout, /PostToolUse hook points at missing/);
+    // a lazily loaded chunk of the server: tools/list would still answer, so doctor compares with what the package ships
+    assert.equal(cli(s, ['install', '--global', '--yes']).code, 0);
+    const chunks = path.join(s.config, 'get-shit-done', 'chunks');
+    const chunk = readdirSync(chunks)[0];
+    rmSync(path.join(chunks, chunk));
+    const c = cli(s, ['doctor', '--global', '--no-spawn']);
+    assert.equal(c.code, 1, c.all);
+    assert.match(c.stdout, new RegExp(`missing: .*${chunk.replace(/[.]/g, '\\.')}`));
   });
 
   it('asks on a terminal: choosing "This project" makes a local install', async (t) => {

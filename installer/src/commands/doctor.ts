@@ -10,6 +10,7 @@ import { checkFlags, parseArgs } from '../args.js';
 import { UsageError } from '../errors.js';
 import { commandParts, findOurHooks } from '../settings/hooks.js';
 import { isObject, readJson } from '../settings/json.js';
+import { listFiles } from '../install/fsops.js';
 import { readManifest } from '../install/manifest.js';
 import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
 import { MCP_NAME, globalTarget, packageRoot, type Target } from '../install/target.js';
@@ -95,7 +96,10 @@ export async function runDoctor(argv: string[]): Promise<number> {
   const projectDir = target.projectDir ?? process.cwd();
 
   // files
-  const runtimeFiles = ['hooks/post-tool-use.cjs', 'hooks/session-start.cjs', 'hooks/worker.js', 'mcp-server.js', 'parse-worker.js', 'sql-wasm.wasm', 'VERSION', 'package.json'];
+  // every file this package ships in its runtime (the server's chunks load lazily, so a missing one would only show
+  // when a journal is applied); the essential ones when the package has no built runtime to compare with
+  const shipped = listFiles(path.join(packageRoot(), 'dist', 'runtime'));
+  const runtimeFiles = shipped.length ? shipped : ['hooks/post-tool-use.cjs', 'hooks/session-start.cjs', 'hooks/worker.js', 'mcp-server.js', 'parse-worker.js', 'sql-wasm.wasm', 'VERSION', 'package.json'];
   const missing = [...runtimeFiles.map((f) => path.join(m.runtimeDir, f)), ...m.files.map((f) => f.path)].filter((f) => !existsSync(f));
   check(!missing.length, missing.length ? `${missing.length} installed file(s) missing: ${missing.slice(0, 5).join(', ')}` : `${runtimeFiles.length + m.files.length} installed files present`, missing.length ? REINSTALL(target) : undefined);
 
