@@ -3,9 +3,10 @@
  * must load from wherever the folder lands, with no node_modules around. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -41,6 +42,38 @@ describe('runtime bundle, copied away from the package', () => {
       const dir = path.dirname(f);
       assert.ok(existsSync(path.join(dir, 'parse-worker.js')) || existsSync(path.join(dir, '..', 'parse-worker.js')), f);
     }
+  });
+
+  it('on a machine with many cores the bundled server starts its parse workers from the copied folder', async () => {
+    // pretend 8 cores and report every Worker the bundle starts (builtin ESM exports follow the patched CJS module)
+    const preload = path.join(path.dirname(runtime), 'many-cores.cjs');
+    writeFileSync(
+      preload,
+      [
+        "const os = require('node:os'); os.availableParallelism = () => 8;",
+        "const wt = require('node:worker_threads'); const W = wt.Worker;",
+        "wt.Worker = class extends W { constructor(s, o) { super(s, o); this.on('online', () => process.stderr.write('WORKER ONLINE ' + s + '\\n')); this.on('error', (e) => process.stderr.write('WORKER ERROR ' + e.message + '\\n')); } };",
+        "require('node:module').syncBuiltinESMExports();",
+      ].join('\n'),
+    );
+    const files: Record<string, string> = {};
+    for (let i = 1; i <= 60; i++) files[`src/f${i}.ts`] = `import { y${(i % 60) + 1} } from './f${(i % 60) + 1}';\nexport const y${i} = 1;\n`;
+    const root = tempProject(files);
+    appendJournal(root, [{ refresh: true, at: Date.now(), source: 'SessionStart:startup' }]);
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-r', preload, path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() }, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'runtime-test', version: '0' });
+    await client.connect(transport);
+    try {
+      const r = (await client.callTool({ name: 'hotspots', arguments: { limit: 50 } })) as CallToolResult;
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      assert.equal((r.structuredContent as { total: number }).total, 60, 'every file of the journal refresh is indexed');
+    } finally {
+      await client.close();
+    }
+    assert.doesNotMatch(stderr, /WORKER ERROR/);
+    assert.match(stderr, new RegExp(`WORKER ONLINE ${pathToFileURL(path.join(runtime, 'parse-worker.js')).href.replace(/[.]/g, '\\.')}`));
   });
 
   it('the server answers, and loads the build pipeline lazily to apply a journal', async () => {
