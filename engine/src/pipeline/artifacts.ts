@@ -37,7 +37,9 @@ export function edgeIndex(records: Map<RelPath, FileRecord>): EdgeIndex {
  * If the entity file of a record has a Purpose that a person or an agent wrote, the record takes it over
  * (and gives it back when the section is reset to the generated text).
  */
-export function absorbManualPurpose(root: string, record: FileRecord, pages?: Map<string, string>): FileRecord {
+export function absorbManualPurpose(root: string, record: FileRecord, pages?: Map<string, string>, onDisk?: ReadonlySet<string>): FileRecord {
+  // a first build has no pages: one directory listing instead of a failed open per file
+  if (onDisk && !onDisk.has(`${record.id}.md`)) return record;
   let text: string;
   try {
     text = readFileSync(path.join(intelPaths(root).entities, `${record.id}.md`), 'utf8');
@@ -135,7 +137,8 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   mkdirSync(paths.entities, { recursive: true });
   /** the pages on disk, read once: for manual purposes, and to leave pages whose content did not change alone */
   const existing = new Map<string, string>();
-  for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing));
+  const onDisk = new Set(readdirSync(paths.entities));
+  for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing, onDisk));
   lap('write: absorb manual purposes');
   const edges = edgeIndex(state.records);
   lap('write: edge index');
