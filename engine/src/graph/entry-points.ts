@@ -13,7 +13,7 @@ export interface EntryCandidate {
   dependencies: number;
 }
 
-export function isEntryPoint(c: EntryCandidate): boolean {
+function isEntryPoint(c: EntryCandidate): boolean {
   return (c.type === 'source' || c.type === 'script') && c.dependents === 0 && c.dependencies > 0;
 }
 

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
 import { importCounts, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
-import { TOOL_VERSION } from '../version.js';
 import { readIndexDocument } from '../graph/index-document.js';
 import { createParsePool } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
 import { withLock } from '../store/index.js';
 import type { FileRecord, RelPath } from '../types.js';
+import { TOOL_VERSION } from '../version.js';
 import { writeAllArtifacts } from './artifacts.js';
 import { configFileStamps, resolverFor, type ProjectState } from './project-state.js';
 
@@ -103,11 +103,13 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
 
   const { imports, edges, unresolved } = importCounts(records.values());
   const all = [...records.values()];
+  // files whose content hash matched their record were loaded but not parsed: they count as unchanged
+  const parsed = loaded.filter((l) => !('reused' in l)).length;
   return {
     root,
     files: records.size,
-    parsed: loaded.filter((l) => !('reused' in l)).length,
-    reused: reused.length + loaded.filter((l) => 'reused' in l).length,
+    parsed,
+    reused: reused.length + loaded.length - parsed,
     skipped: all.filter((r) => r.skipped).length,
     syntaxErrors: all.filter((r) => r.syntaxError).length,
     imports,
