@@ -5,7 +5,9 @@ import { leadingDocComment, tripleSlashReferences } from './doc-comment.js';
 import { ExportCollector } from './extract-exports.js';
 import { collectImportBindings, ImportCollector } from './extract-imports.js';
 import { collectSymbols } from './extract-symbols.js';
+import { dialectOf } from './babel-options.js';
 import { parseAst, toProblem } from './parse-ast.js';
+import { skeletonOf } from './skeleton.js';
 import { walk, walkStatements } from './walk.js';
 
 /**
@@ -29,8 +31,26 @@ function emptyFacts(syntaxError: ParsedFile['syntaxError']): ParsedFile {
 /**
  * Parses `source` (dialect chosen from the extension of `path`) and extracts its facts. Pure; never throws:
  * a syntax error is reported in `syntaxError` next to whatever error recovery still found.
+ *
+ * Babel reads the file's skeleton (skeleton.ts) when the lexer can vouch for one; a skeleton that does not parse
+ * cleanly is dropped for the whole text, so every syntax error babel reports is reported against the real file.
  */
 export function parseSource(path: RelPath, source: string): ParsedFile {
+  let skeleton: string | null = null;
+  try {
+    skeleton = skeletonOf(source, dialectOf(path));
+  } catch {
+    // a bug in the lexer must not lose the file: parse it whole
+  }
+  if (skeleton !== null && skeleton !== source) {
+    const facts = parseWhole(path, skeleton);
+    if (facts.syntaxError === null) return facts;
+  }
+  return parseWhole(path, source);
+}
+
+/** parseSource without the skeleton: babel reads every character. The reference the skeleton is checked against. */
+export function parseWhole(path: RelPath, source: string): ParsedFile {
   try {
     const { ast, problems } = parseAst(path, source);
     const syntaxError = problems[0] ?? null;

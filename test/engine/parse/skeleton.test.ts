@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { dialectOf } from '../../../engine/src/parse/babel-options.js';
+import { parseSource, parseWhole } from '../../../engine/src/parse/parse-source.js';
+import { skeletonOf } from '../../../engine/src/parse/skeleton.js';
+import { repoRoot } from '../../helpers/paths.js';
+
+const SOURCE = /\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)$/;
+
+function sourcesUnder(dir: string, into: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) sourcesUnder(full, into);
+    else if (SOURCE.test(entry.name)) into.push(full);
+  }
+  return into;
+}
+
+const lines = (text: string) => text.split(/\r\n?|[\n\u2028\u2029]/).length;
+const skeleton = (source: string, file = 'src/x.ts') => skeletonOf(source, dialectOf(file));
+
+/** Facts from the skeleton and from the whole text must be the same, and the skeleton must have been used. */
+function assertSameFacts(file: string, source: string): void {
+  assert.deepEqual(parseSource(file, source), parseWhole(file, source), file);
+}
+
+describe('skeletonOf: what babel reads', () => {
+  it('drops function, class and interface bodies and call arguments, keeps every line', () => {
+    const source = [
+      "import { a } from './a';",
+      'export function f(x: number) {',
+      '  const y = x * 2;',
+      '  return y;',
+      '}',
+      'export class C { method() { return 1; } }',
+      'interface I { a: string; b: number }',
+      "console.log('hello', a);",
+      '',
+    ].join('\n');
+    const text = skeleton(source)!;
+    assert.equal(lines(text), lines(source));
+    assert.ok(!text.includes('return y'), text);
+    assert.ok(!text.includes('method'), text);
+    assert.ok(!text.includes('b: number'), text);
+    assert.ok(!text.includes("'hello'"), text);
+    assert.ok(text.includes("import { a } from './a';"), text);
+    assertSameFacts('src/x.ts', source);
+  });
+
+  it('keeps blocks that hold require, import(), import.meta and CommonJS exports', () => {
+    const source = [
+      '(function () {',
+      "  var helper = function () { return 1; };",
+      "  var dep = require('./dep');",
+      '  function load() { return import("./lazy"); }',
+      '  module.exports = { dep: dep, load: load, nested: { inner: 1 } };',
+      '  exports.extra = function () { return import.meta; };',
+      '})();',
+    ].join('\n');
+    const text = skeleton(source, 'src/x.js')!;
+    assert.ok(text.includes("require('./dep')"), text);
+    assert.ok(text.includes('import("./lazy")'), text);
+    assert.ok(text.includes('dep: dep, load: load'), text);
+    assert.ok(!text.includes('return 1'), text);
+    assertSameFacts('src/x.js', source);
+  });
+
+  it('keeps destructuring patterns whole: top-level declarations and the names taken from require()', () => {
+    const source = [
+      'const { a, b: { c }, ...rest } = make();',
+      'let [d, { e }] = make();',
+      'function f() {',
+      "  const { g, h: { i } } = require('./gh');",
+      "  let j; ({ j } = require('./j'));",
+      '}',
+    ].join('\n');
+    assertSameFacts('src/x.js', source);
+    const facts = parseSource('src/x.js', source);
+    assert.deepEqual(
+      facts.symbols.map((s) => s.name),
+      ['a', 'c', 'rest', 'd', 'e', 'f'],
+    );
+    assert.deepEqual(
+      facts.imports.map((i) => [i.specifier, i.names]),
+      [
+        ['./gh', ['g', 'h']],
+        ['./j', ['j']],
+      ],
+    );
+  });
+
+  it('keeps the leading comments (doc comment, triple-slash references) and drops later ones', () => {
+    const source = [
+      "'use strict';",
+      '/// <reference path="./globals.d.ts" />',
+      '/** The module doc. */',
+      "import x from './x';",
+      '/* a later comment that mentions require("./not-a-dependency") */',
+      'export const y = x; // trailing',
+    ].join('\n');
+    const text = skeleton(source)!;
+    assert.ok(text.includes('/** The module doc. */'), text);
+    assert.ok(text.includes('/// <reference path="./globals.d.ts" />'), text);
+    assert.ok(!text.includes('not-a-dependency'), text);
+    assert.ok(!text.includes('trailing'), text);
+    assertSameFacts('src/x.ts', source);
+  });
+
+  it('keeps tokens apart where a comment separated them', () => {
+    assert.equal(skeleton('export const a = 1;\nlet b = a/**/\n;')!.includes('a \n'), true);
+  });
+
+  it('reads regular expressions, template literals and divisions as a parser does', () => {
+    const source = [
+      'const quote = /["\'`{]/g;',
+      'const klass = /[/]{/;',
+      'const half = width / 2 / 1;',
+      'if (quote) /{/.test(half);',
+      'const t = `a ${ { b: `c ${ "}" }` }.b } \\` {`;',
+      "export const s = 'a { string';",
+      "export function later() { return require('./later'); }",
+    ].join('\n');
+    const text = skeleton(source, 'src/x.js');
+    assert.notEqual(text, null);
+    assertSameFacts('src/x.js', source);
+    assert.deepEqual(
+      parseSource('src/x.js', source).imports.map((i) => i.specifier),
+      ['./later'],
+    );
+  });
+
+  it('returns null, and the whole file is parsed, when it cannot vouch for the text', () => {
+    assert.equal(skeleton('function f() {'), null, 'unbalanced');
+    assert.equal(skeleton('const s = "open\nx";'), null, 'unterminated string');
+    assert.equal(skeleton('/* open'), null, 'unterminated comment');
+    assert.equal(skeleton('const t = `open'), null, 'unterminated template');
+    assert.equal(skeleton('const a = (b]'), null, 'mismatched brackets');
+    assert.equal(skeleton('export const A = () => <div>it\'s</div>;', 'src/x.js'), null, 'JSX in a .js file');
+    assert.equal(skeleton('export const A = () => <div />;', 'src/x.tsx'), null, '.tsx');
+    // a syntax error babel finds in the skeleton sends the whole file to babel, which reports it
+    const broken = 'export function f() { return 1 }\nexport const = 2;\n';
+    assert.equal(parseSource('src/x.ts', broken).syntaxError?.line, 2);
+    assertSameFacts('src/x.ts', broken);
+  });
+
+  it('gives the same facts as a whole-file parse for every fixture and every source file of this repository', () => {
+    const files = [...sourcesUnder(path.join(repoRoot, 'test')), ...['engine', 'installer', 'hooks', 'mcp-server', 'scripts', 'bench'].flatMap((d) => sourcesUnder(path.join(repoRoot, d)))];
+    assert.ok(files.length > 300, `found ${files.length} files`);
+    let reduced = 0;
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8');
+      const rel = path.relative(repoRoot, file).split(path.sep).join('/');
+      assertSameFacts(rel, source);
+      const text = skeletonOf(source, dialectOf(rel));
+      if (text !== null && text.length < source.length) reduced++;
+    }
+    assert.ok(reduced > files.length / 2, `${reduced} of ${files.length} files were reduced`);
+  });
+});
