@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { rankByDependents } from '../graph/adjacency.js';
 import { detectConventions } from '../graph/conventions.js';
@@ -6,7 +6,7 @@ import { rankEntryPoints } from '../graph/entry-points.js';
 import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
 import { serializeIndex } from '../graph/index-document.js';
 import { intelPaths } from '../paths.js';
-import { patchGraphDb, writeGraphDb, writeFileAtomic, writeDerivedFilesSync, renderEntity, renderSummary, readEntityPurpose } from '../store/index.js';
+import { patchGraphDb, writeGraphDb, writeFileAtomic, writePagesInBackground, writePagesSync, renderEntity, renderSummary, readEntityPurpose } from '../store/index.js';
 import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
@@ -130,20 +130,28 @@ export async function writeIndexDocument(state: ProjectState, builtAt: string): 
   await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt), { durable: false });
 }
 
+function entityFolderListing(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
 /** Writes all four artefacts from scratch and removes entity files of files that are gone. */
 export async function writeAllArtifacts(state: ProjectState, builtAt: string): Promise<void> {
   const paths = intelPaths(state.root);
   const lap = perfMark();
-  mkdirSync(paths.entities, { recursive: true });
   /** the pages on disk, read once: for manual purposes, and to leave pages whose content did not change alone */
   const existing = new Map<string, string>();
-  const onDisk = new Set(readdirSync(paths.entities));
+  const onDisk = new Set(entityFolderListing(paths.entities));
+  const fresh = onDisk.size === 0 && !existsSync(paths.entities);
+  mkdirSync(path.dirname(paths.entities), { recursive: true });
   for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing, onDisk));
   lap('write: absorb manual purposes');
   const edges = edgeIndex(state.records);
   lap('write: edge index');
-  await writeGraphDb(paths.graph, rowsOf(state.records.values()), meta(builtAt));
-  lap('write: graph.db');
   const keep = new Set<string>();
   const pages: Array<[string, string]> = [];
   for (const r of state.records.values()) {
@@ -152,8 +160,14 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
     const old = existing.get(r.id);
     if (old === undefined || old.replace(UPDATED_LINE, '') !== text.replace(UPDATED_LINE, '')) pages.push([`${r.id}.md`, text]);
   }
-  writeDerivedFilesSync(paths.entities, pages);
-  lap('write: entities');
+  lap('write: render entities');
+  // the pages are written on a thread while graph.db is built here: one waits on the disk, the other on the CPU
+  const pagesWritten = writePagesInBackground(paths.entities, pages, fresh);
+  pagesWritten.catch(() => {}); // awaited below; a graph.db failure must not leave it unobserved
+  await writeGraphDb(paths.graph, rowsOf(state.records.values()), meta(builtAt));
+  lap('write: graph.db');
+  await pagesWritten;
+  lap('write: entities (rest)');
   for (const name of readdirSync(paths.entities)) {
     if (name.endsWith('.md') && !keep.has(name)) rmSync(path.join(paths.entities, name), { force: true });
   }
@@ -211,7 +225,7 @@ export async function writeDeltaArtifacts(
     const text = entityText(state, record, edges!, builtAt);
     if (!sameEntityPage(path.join(paths.entities, `${record.id}.md`), text)) pages.push([`${record.id}.md`, text]);
   }
-  writeDerivedFilesSync(paths.entities, pages);
+  writePagesSync(paths.entities, pages);
   for (const r of removed.values()) rmSync(path.join(paths.entities, `${r.id}.md`), { force: true });
   lap(`delta: ${pages.length} of ${entityPaths.size} entities`);
   if (summaryChanged) {

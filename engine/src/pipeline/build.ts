@@ -5,7 +5,7 @@ import { readIndexDocument } from '../graph/index-document.js';
 import { createParsePool } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
-import { withLock } from '../store/index.js';
+import { loadSqlJs, withLock } from '../store/index.js';
 import type { FileRecord, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
 import { writeAllArtifacts } from './artifacts.js';
@@ -66,6 +66,8 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
       }
     }
   }
+  // sql.js compiles its WebAssembly off the main thread while the files are scanned and parsed
+  loadSqlJs().catch(() => {});
   progress('scan', 0, 1);
   const scanned = await scanProject(root, config);
   progress('scan', 1, 1);

@@ -115,23 +115,3 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
     throw err;
   }
 }
-
-/**
- * Many small derived files into one folder (entity pages): each is written to a temp file and renamed, so readers
- * never see a torn page, but without fsync and without per-file mode checks. Synchronous on purpose: hundreds of
- * tiny async writes queue up behind libuv's four threads and take several times longer.
- */
-export function writeDerivedFilesSync(dir: string, files: Iterable<[name: string, data: string]>): void {
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [name, data] of files) {
-    const target = path.join(dir, name);
-    const tmp = tempPathFor(target);
-    try {
-      fs.writeFileSync(tmp, data, { flag: 'wx' });
-      fs.renameSync(tmp, target);
-    } catch (err) {
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
-  }
-}

@@ -302,7 +302,8 @@ export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMet
   } finally {
     db.close();
   }
-  await writeFileAtomic(file, bytes);
+  // atomic but not fsynced, as a patch is: graph.db is rebuilt from index.json whenever it cannot be read
+  await writeFileAtomic(file, bytes, { durable: false });
 }
 
 /**
