@@ -21,9 +21,29 @@ function isVoidPlaceholder(node: AssignmentExpression): boolean {
   return value.type === 'UnaryExpression' && value.operator === 'void';
 }
 
+/** An export found at offset `start`; `weak`: a TypeScript-style `exports.a = void 0` placeholder, superseded by a later real assignment of `a`. */
+export interface PendingExport {
+  start: number;
+  record: ExportRecord;
+  weak: boolean;
+}
+
+/** Records in source order, de-duplicated by name (first wins, placeholders only when nothing else exports the name). */
+export function orderExports(records: PendingExport[]): ExportRecord[] {
+  const strong = new Set<string>();
+  for (const { record, weak } of records) if (!weak) strong.add(record.name);
+  const seen = new Set<string>();
+  const out: ExportRecord[] = [];
+  for (const { record, weak } of records.sort((a, b) => a.start - b.start)) {
+    if (seen.has(record.name) || (weak && strong.has(record.name))) continue;
+    seen.add(record.name);
+    out.push(record);
+  }
+  return out;
+}
+
 export class ExportCollector {
-  /** `weak`: a TypeScript-style `exports.a = void 0` placeholder, superseded by a later real assignment of `a` */
-  private readonly records: { start: number; record: ExportRecord; weak: boolean }[] = [];
+  private readonly records: PendingExport[] = [];
   /** local names exported by name (`export { a }`, `export default a`, `module.exports = { a }` …) */
   readonly exportedLocals = new Set<string>();
   /** a CommonJS (or TS `export =`) export was seen */
@@ -157,17 +177,7 @@ export class ExportCollector {
     if (key.value !== '__esModule') this.add(node, key.value, 'cjs');
   }
 
-  /** Records in source order, de-duplicated by name (first wins, placeholders only when nothing else exports the name). */
   result(): ExportRecord[] {
-    const strong = new Set<string>();
-    for (const { record, weak } of this.records) if (!weak) strong.add(record.name);
-    const seen = new Set<string>();
-    const out: ExportRecord[] = [];
-    for (const { record, weak } of this.records.sort((a, b) => a.start - b.start)) {
-      if (seen.has(record.name) || (weak && strong.has(record.name))) continue;
-      seen.add(record.name);
-      out.push(record);
-    }
-    return out;
+    return orderExports(this.records);
   }
 }

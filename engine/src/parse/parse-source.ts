@@ -1,13 +1,15 @@
 /** parseSource: the facts of one JS/TS file (imports, exports, symbols, doc comment, module system). */
 import type { Node } from '@babel/types';
-import type { ModuleSystem, ParsedFile, RelPath, SymbolKind } from '../types.js';
+import type { ParsedFile, RelPath, SymbolKind } from '../types.js';
 import { leadingDocComment, tripleSlashReferences } from './doc-comment.js';
 import { ExportCollector } from './extract-exports.js';
 import { collectImportBindings, ImportCollector } from './extract-imports.js';
 import { collectSymbols } from './extract-symbols.js';
 import { dialectOf } from './babel-options.js';
 import { parseAst, toProblem } from './parse-ast.js';
+import { moduleSystem } from './module-system.js';
 import { skeletonOf } from './skeleton.js';
+import { factsFromSkeleton } from './skeleton-facts.js';
 import { walk, walkStatements } from './walk.js';
 
 /**
@@ -16,13 +18,6 @@ import { walk, walkStatements } from './walk.js';
  * Comments may contain the words too: that only costs a full walk, never a wrong fact.
  */
 const NEEDS_DEEP_WALK = /\brequire\b|\bexports\b|\bimport\s*(?:[(.]|\/[*/])/;
-
-function moduleSystem(esm: boolean, cjs: boolean): ModuleSystem {
-  if (esm && cjs) return 'mixed';
-  if (esm) return 'esm';
-  if (cjs) return 'cjs';
-  return 'none';
-}
 
 function emptyFacts(syntaxError: ParsedFile['syntaxError']): ParsedFile {
   return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError };
@@ -36,11 +31,17 @@ function emptyFacts(syntaxError: ParsedFile['syntaxError']): ParsedFile {
  * cleanly is dropped for the whole text, so every syntax error babel reports is reported against the real file.
  */
 export function parseSource(path: RelPath, source: string): ParsedFile {
+  const dialect = dialectOf(path);
   let skeleton: string | null = null;
   try {
-    skeleton = skeletonOf(source, dialectOf(path));
+    skeleton = skeletonOf(source, dialect);
+    if (skeleton !== null) {
+      const facts = factsFromSkeleton(skeleton, dialect);
+      if (facts !== null) return facts;
+    }
   } catch {
-    // a bug in the lexer must not lose the file: parse it whole
+    // a bug in the lexer or the token reader must not lose the file: babel reads it
+    skeleton = null;
   }
   if (skeleton !== null && skeleton !== source) {
     const facts = parseWhole(path, skeleton);

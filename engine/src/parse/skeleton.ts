@@ -19,6 +19,35 @@
  */
 import type { Dialect } from './babel-options.js';
 
+/** Token kinds of tokenize(). */
+export const enum Tok {
+  Name,
+  Punct,
+  String,
+  /** a whole template literal, or (starting with `}`) the part after its last `${…}` */
+  Template,
+  Number,
+  Regex,
+}
+
+/** The tokens of a text, as parallel arrays (cheaper than an object per token). */
+export class TokenSink {
+  readonly kinds: Tok[] = [];
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  /** names and punctuators (`==` stands for `==` and `===`; `!=`, `+=` … come as two tokens); '' for values */
+  readonly texts: string[] = [];
+  /** [start, end) pairs of every comment */
+  readonly comments: number[] = [];
+
+  add(kind: Tok, start: number, end: number, text: string): void {
+    this.kinds.push(kind);
+    this.starts.push(start);
+    this.ends.push(end);
+    this.texts.push(text);
+  }
+}
+
 const enum Kind {
   Brace,
   Paren,
@@ -121,12 +150,27 @@ export function skeletonOf(source: string, dialect: Dialect): string | null {
   }
 }
 
+/** The tokens of `text` (a skeleton, normally), or null when the lexer cannot vouch for it. */
+export function tokenize(text: string, dialect: Dialect): TokenSink | null {
+  if (dialect === 'tsx') return null;
+  const sink = new TokenSink();
+  try {
+    lex(text, dialect === 'js', sink);
+    return sink;
+  } catch (error) {
+    if (error instanceof Bail) return null;
+    throw error;
+  }
+}
+
 /**
  * Lexes `source` and returns the ranges to drop as a flat, sorted list of [start, end) pairs.
  * Throws Bail when the text cannot be vouched for.
  */
-function lex(source: string, plainJs: boolean): number[] {
+function lex(source: string, plainJs: boolean, sink: TokenSink | null = null): number[] {
   const typed = !plainJs;
+  // start of the token being read (for the sink)
+  let tokStart = 0;
   const n = source.length;
   const stack: Open[] = [];
   /** flat [start, end) pairs, sorted and disjoint */
@@ -225,16 +269,18 @@ function lex(source: string, plainJs: boolean): number[] {
           if (end === -1) throw new Bail();
           i = end + 2;
         }
+        if (sink) sink.comments.push(start, i);
         // comments after the prologue carry no fact (inside a dropped block they go with it)
         if (!prologue && (blanks.length === 0 || blanks[blanks.length - 1] <= start)) blanks.push(start, i);
         continue;
       }
     }
+    tokStart = i;
     if (prologue && c !== 39 && c !== 34 && c !== 59) prologue = false;
     if (c === 47) {
       if (regexOk) {
         i = regex(source, i + 1);
-        setValue();
+        setValue(Tok.Regex);
         continue;
       }
       i++;
@@ -261,6 +307,7 @@ function lex(source: string, plainJs: boolean): number[] {
           while (blanks.length > 0 && blanks[blanks.length - 2] > patternBeforeEq) blanks.length -= 2;
         }
       }
+      if (sink) sink.add(Tok.Name, start, i, source.slice(start, i));
       regexOk = !prevWasDot && BEFORE_EXPRESSION.has(word);
       prev2 = prev;
       prev = word;
@@ -273,18 +320,18 @@ function lex(source: string, plainJs: boolean): number[] {
     if (c >= 48 && c <= 57) {
       i++;
       while (i < n && (isIdentifierPart(source.charCodeAt(i)) || source.charCodeAt(i) === 46)) i++;
-      setValue();
+      setValue(Tok.Number);
       continue;
     }
     if (c === 39 || c === 34) {
       i = quoted(source, i + 1, c);
-      setValue();
+      setValue(Tok.String);
       continue;
     }
     if (c === 96) {
       i = template(i + 1);
       if (openedExpression) setPunct('${');
-      else setValue();
+      else setValue(Tok.Template);
       continue;
     }
     switch (c) {
@@ -308,9 +355,11 @@ function lex(source: string, plainJs: boolean): number[] {
         const top = stack[stack.length - 1];
         if (top?.kind === Kind.TemplateExpression) {
           pop(Kind.TemplateExpression, i);
+          if (sink) sink.add(Tok.Punct, i, i + 1, '}');
+          tokStart = i;
           i = template(i + 1);
           if (openedExpression) setPunct('${');
-          else setValue();
+          else setValue(Tok.Template);
           continue;
         }
         const open = pop(Kind.Brace, i);
@@ -360,7 +409,7 @@ function lex(source: string, plainJs: boolean): number[] {
         if (d >= 48 && d <= 57) {
           i++;
           while (i < n && (isIdentifierPart(source.charCodeAt(i)) || source.charCodeAt(i) === 46)) i++;
-          setValue();
+          setValue(Tok.Number);
           continue;
         }
         if (d === 46 && source.charCodeAt(i + 2) === 46) {
@@ -380,7 +429,7 @@ function lex(source: string, plainJs: boolean): number[] {
         const e = source.charCodeAt(i + 2);
         if (d === 46 && !(e >= 48 && e <= 57)) {
           i += 2;
-          setPunct('.');
+          setPunct('?.');
           prevWasDot = true;
           regexOk = false;
           continue;
@@ -421,6 +470,7 @@ function lex(source: string, plainJs: boolean): number[] {
   return blanks;
 
   function setPunct(text: string): void {
+    if (sink) sink.add(Tok.Punct, tokStart, i, text);
     prev2 = prev;
     prev = text;
     prevWasDot = false;
@@ -430,7 +480,8 @@ function lex(source: string, plainJs: boolean): number[] {
     closedOpen = -1;
   }
 
-  function setValue(): void {
+  function setValue(kind: Tok): void {
+    if (sink) sink.add(kind, tokStart, i, '');
     prev2 = prev;
     prev = 'value';
     prevWasDot = false;

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { dialectOf } from '../../../engine/src/parse/babel-options.js';
 import { parseSource, parseWhole } from '../../../engine/src/parse/parse-source.js';
 import { skeletonOf } from '../../../engine/src/parse/skeleton.js';
+import { factsFromSkeleton } from '../../../engine/src/parse/skeleton-facts.js';
 import { repoRoot } from '../../helpers/paths.js';
 
 const SOURCE = /\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)$/;
@@ -150,13 +151,17 @@ describe('skeletonOf: what babel reads', () => {
     const files = [...sourcesUnder(path.join(repoRoot, 'test')), ...['engine', 'installer', 'hooks', 'mcp-server', 'scripts', 'bench'].flatMap((d) => sourcesUnder(path.join(repoRoot, d)))];
     assert.ok(files.length > 300, `found ${files.length} files`);
     let reduced = 0;
+    let read = 0;
     for (const file of files) {
       const source = readFileSync(file, 'utf8');
       const rel = path.relative(repoRoot, file).split(path.sep).join('/');
       assertSameFacts(rel, source);
       const text = skeletonOf(source, dialectOf(rel));
       if (text !== null && text.length < source.length) reduced++;
+      if (text !== null && factsFromSkeleton(text, dialectOf(rel)) !== null) read++;
     }
     assert.ok(reduced > files.length / 2, `${reduced} of ${files.length} files were reduced`);
+    // most files are read from their tokens, without babel; the facts are the same either way (above)
+    assert.ok(read > files.length / 2, `${read} of ${files.length} files were read from tokens`);
   });
 });
