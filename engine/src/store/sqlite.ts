@@ -36,12 +36,26 @@ export function sqlWasmPath(): string {
   return createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm');
 }
 
+/** The part of the WebAssembly API used here (this project's TypeScript libs do not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => object;
+}
+
 /** sql.js, initialised once per process. */
 export function loadSqlJs(): Promise<SqlJsStatic> {
   if (!sqlJs) {
     sqlJs = (async () => {
-      const wasm = sqlWasmPath();
-      return initSqlJs({ locateFile: () => wasm });
+      const binary = await fsp.readFile(sqlWasmPath());
+      // compiled synchronously, which V8 does lazily (a function when it first runs): after the asynchronous
+      // WebAssembly.instantiate that sql.js uses by default, the first turn of the event loop stalled ~100 ms here
+      const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+      const config = {
+        instantiateWasm(imports: object, done: (instance: object) => void): void {
+          done(new wasm.Instance(new wasm.Module(binary), imports));
+        },
+      };
+      return initSqlJs(config as Parameters<typeof initSqlJs>[0]);
     })();
     sqlJs.catch(() => {
       sqlJs = undefined; // let a later call retry (e.g. after GSD_SQL_WASM was fixed)
