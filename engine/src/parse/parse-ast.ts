@@ -10,9 +10,13 @@ import { parseAttempts } from './babel-options.js';
 
 /**
  * @babel/parser is CommonJS: loading it with require() skips the export detection an ESM import of it runs over its
- * half-megabyte bundle, which every parse worker would pay at startup.
+ * half-megabyte bundle. It is loaded on first use: most files never reach it (skeleton-facts.ts reads them).
  */
-const { parse } = createRequire(import.meta.url)('@babel/parser') as typeof import('@babel/parser');
+let babel: typeof import('@babel/parser') | null = null;
+function parse(source: string, options: ParserOptions): ReturnType<typeof import('@babel/parser').parse> {
+  babel ??= createRequire(import.meta.url)('@babel/parser') as typeof import('@babel/parser');
+  return babel.parse(source, options);
+}
 
 export type AstResult = { ast: File; problems: SyntaxProblem[] } | { ast: null; problems: SyntaxProblem[] };
 

@@ -484,9 +484,7 @@ class SkeletonReader {
       } else unsupported();
       if (this.typed && this.isPunct(j, '!')) j++;
       if (this.typed && this.isPunct(j, ':')) j = this.skipType(j + 1);
-      const end = this.isPunct(j, '=') ? this.statementEnd(j, true) : j;
-      if (this.typed && this.hasAngle(j, end) && this.isPunct(end, ',')) unsupported();
-      j = end;
+      j = this.isPunct(j, '=') ? this.initializerEnd(j) : j;
       if (this.isPunct(j, ',')) {
         j++;
         continue;
@@ -515,9 +513,40 @@ class SkeletonReader {
     return this.n;
   }
 
-  private hasAngle(from: number, to: number): boolean {
-    for (let k = from; k < to; k++) if (this.kinds[k] === Tok.Punct && (this.texts[k] === '<' || this.texts[k] === '>')) return true;
-    return false;
+  /**
+   * End of the initializer that starts at `i` (its `=`): at a `,` that separates declarators, a `;` or a statement end.
+   * In TypeScript a `,` inside type arguments or parameters (`new Map<K, V>()`, `<A, B>(…) =>`) separates nothing:
+   * it counts `<` and `>` (`>=` aside) and leaves to babel what does not balance.
+   */
+  private initializerEnd(i: number): number {
+    let from = i;
+    for (;;) {
+      const end = this.statementEnd(from, true);
+      if (!this.typed || !this.isPunct(end, ',')) {
+        if (this.typed && this.angleBalance(i, end) !== 0 && this.isPunct(end, ',')) unsupported();
+        return end;
+      }
+      const balance = this.angleBalance(i, end);
+      if (balance === 0) return end;
+      if (balance < 0) unsupported();
+      from = end + 1;
+    }
+  }
+
+  /** `<` minus `>` between `from` and `to` at the top bracket level of `from`; `>=` and `=>` are not angles. */
+  private angleBalance(from: number, to: number): number {
+    let balance = 0;
+    for (let k = from; k < to; k++) {
+      if (this.kinds[k] !== Tok.Punct) continue;
+      const t = this.texts[k];
+      if (OPENERS.has(t)) k = this.match[k];
+      else if (t === '<') balance++;
+      else if (t === '>' && !(this.isPunct(k + 1, '=') && this.ends[k] === this.starts[k + 1])) {
+        balance--;
+        if (balance < 0) return balance;
+      }
+    }
+    return balance;
   }
 
   /** Names bound by the destructuring pattern whose bracket is at `i` (patternNames of ast-utils). */
@@ -920,7 +949,8 @@ class SkeletonReader {
       if (this.depth[i] > 0) unsupported(); // an import declaration in a `declare module` block
       return;
     }
-    if (this.dialect === 'ts') unsupported(); // a value or a type: babel tells
+    // in a .ts file `import('x')` is a value or a type (`import('x').T`): only after these words is it surely a value
+    if (this.dialect === 'ts' && !(this.isName(i - 1, 'await') || this.isName(i - 1, 'return') || this.isName(i - 1, 'void'))) unsupported();
     const arg = i + 2;
     if (this.isPunct(arg, '(')) unsupported();
     const specifier = this.staticString(arg);
