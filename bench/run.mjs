@@ -8,16 +8,17 @@ import { ensureCorpora, CORPORA } from './corpora.mjs';
 import { updateResultsMd } from './lib/write-results.mjs';
 import { updateHooksResultsMd } from './lib/hooks-results.mjs';
 import { updateMcpResults } from './lib/mcp-results.mjs';
+import { updateSkeletonResultsMd } from './skeleton.mjs';
 
-const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks'];
+const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton'];
 
 const USAGE = `
 Usage: node bench/run.mjs [options]      (npm run bench = npm run build && node bench/run.mjs)
 
 Installs the pinned tools (bench/tools.mjs) and corpora (bench/corpora.mjs), then runs
-bench/accuracy.mjs, bench/speed.mjs, bench/incremental.mjs, bench/mcp.mjs and bench/hooks.mjs one after the other,
-each as a child process, and rewrites bench/RESULTS.md between <!-- engine:start --> and <!-- engine:end --> (and the
-mcp and hooks markers).
+bench/accuracy.mjs, bench/speed.mjs, bench/incremental.mjs, bench/mcp.mjs, bench/hooks.mjs and bench/skeleton.mjs one
+after the other, each as a child process, and rewrites bench/RESULTS.md between <!-- engine:start --> and
+<!-- engine:end --> (and the mcp, hooks and skeleton markers).
 Exits non-zero only when a script itself fails, never because a bar is missed (verdicts are in RESULTS.md).`;
 
 const SPEC = {
@@ -27,14 +28,15 @@ const SPEC = {
   warmup: { type: 'number', default: 1, help: 'speed: discarded warm-up rounds' },
   iterations: { type: 'number', default: 30, help: 'incremental: modify iterations' },
   'hook-runs': { type: 'number', default: 30, help: 'hooks: measured rounds per case' },
-  quick: { type: 'boolean', default: false, help: 'smoke run: --runs 1 --warmup 0 --iterations 5 --hook-runs 5' },
+  'skeleton-runs': { type: 'number', default: 3, help: 'skeleton: timed runs per corpus and mode' },
+  quick: { type: 'boolean', default: false, help: 'smoke run: --runs 1 --warmup 0 --iterations 5 --hook-runs 5 --skeleton-runs 1' },
 };
 
 runMain(async () => {
   const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
   const only = opts.only.split(',').map((s) => s.trim()).filter(Boolean);
   for (const b of only) if (!BENCHES.includes(b)) throw new UsageError(`unknown bench ${b}`);
-  if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5, 'hook-runs': 5 });
+  if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5, 'hook-runs': 5, 'skeleton-runs': 1 });
   if (!ourCliBuilt()) log('run: dist/installer/src/cli.js is missing (run `npx tsc -p tsconfig.json`): our side will be reported as not built');
   ensureTools();
   ensureCorpora(CORPORA);
@@ -44,6 +46,7 @@ runMain(async () => {
     incremental: ['--iterations', String(opts.iterations), ...(opts.quick ? ['--add-iterations', '3'] : [])],
     mcp: opts.quick ? ['--runs', '5', '--warmup', '1', '--start-runs', '3'] : [],
     hooks: ['--runs', String(opts['hook-runs'])],
+    skeleton: ['--runs', String(opts['skeleton-runs'])],
   };
   const failed = [];
   for (const b of only) {
@@ -57,6 +60,7 @@ runMain(async () => {
   updateResultsMd();
   if (only.includes('mcp')) updateMcpResults();
   if (only.includes('hooks')) updateHooksResultsMd();
+  if (only.includes('skeleton')) updateSkeletonResultsMd();
   if (failed.length) {
     log(`run: failed: ${failed.join(', ')}`);
     return 1;

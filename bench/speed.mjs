@@ -21,8 +21,8 @@ const USAGE = `
 Usage: node bench/speed.mjs [options]
 
 (B)/(C) Full-build speed and memory. Each tool gets its own copy of the corpus under bench/.work/speed/<corpus>/.
-One round = ours cold (.planning/intel deleted first) → ours warm (cache kept) → dependency-cruiser (plain
-variant, JSON to a file) → codegraph cold (.codegraph deleted first, then \`codegraph init -y <dir>\` with a
+One round = ours cold (.planning/intel renamed away first) → ours warm (cache kept) → dependency-cruiser (plain
+variant, JSON to a file) → codegraph cold (.codegraph renamed away first, then \`codegraph init -y <dir>\` with a
 private HOME, telemetry/daemon/downloads off). The first --warmup rounds are discarded; medians of --runs rounds.
 Without a built engine only dependency-cruiser and codegraph are measured. Bars are judged on ${BAR_CORPUS}.`;
 
@@ -94,8 +94,19 @@ export async function runSpeed(opts) {
     for (const d of Object.values(dirs)) freshCopy(src, d);
     // same files for every tool: codegraph skips minified bundles only when told (gitignore-style `exclude`)
     fs.writeFileSync(path.join(dirs.codegraph, 'codegraph.json'), JSON.stringify({ exclude: CODEGRAPH_EXCLUDE }, null, 2) + '\n');
+    // A cold run starts without the previous run's output. It is renamed away, not deleted, right before the run:
+    // deleting thousands of files right then (this disk discards online) slowed the next run's own file writes by
+    // up to 0.5 s, which is the benchmark's cost, not the tool's. The set-aside folders go after the last round.
+    const trash = path.join(base, 'set-aside');
+    rmrf(trash);
+    let setAsideCount = 0;
+    const setAside = (dir) => {
+      if (!fs.existsSync(dir)) return;
+      mkdirp(trash);
+      fs.renameSync(dir, path.join(trash, String(setAsideCount++)));
+    };
     const cmds = {
-      'ours-cold': { ...ourBuildCommand(dirs.ours), before: () => rmrf(path.join(dirs.ours, '.planning', 'intel')) },
+      'ours-cold': { ...ourBuildCommand(dirs.ours), before: () => setAside(path.join(dirs.ours, '.planning', 'intel')) },
       'ours-warm': { ...ourBuildCommand(dirs.ours), before: () => {} },
       depcruise: { ...depcruiseCommand(dirs.depcruise, 'plain', path.join(base, 'depcruise-out.json')), before: () => {} },
       codegraph: {
@@ -104,7 +115,7 @@ export async function runSpeed(opts) {
         cwd: base,
         env: codegraphEnv(cgHome),
         display: `codegraph init -y ${path.relative(ROOT, dirs.codegraph)}  (codegraph.json {"exclude":${JSON.stringify(CODEGRAPH_EXCLUDE)}} in the copy; launcher ${path.relative(ROOT, cgBin)}; env CODEGRAPH_TELEMETRY=0 DO_NOT_TRACK=1 CODEGRAPH_NO_DAEMON=1 CODEGRAPH_NO_DOWNLOAD=1 HOME=${path.relative(ROOT, cgHome)})`,
-        before: () => rmrf(path.join(dirs.codegraph, '.codegraph')),
+        before: () => setAside(path.join(dirs.codegraph, '.codegraph')),
       },
     };
     for (const t of tools) out.commands[t] = cmds[t].display.split(c.name).join('<corpus>');
@@ -132,6 +143,7 @@ export async function runSpeed(opts) {
         if (!warm) samples[t].push(r);
       }
     }
+    rmrf(trash);
     const entry = { name: c.name, pkg: `${c.pkg}@${c.version}`, sourceFiles: corpusStamp(c.name)?.sourceFiles, codegraphIndexedFiles: cgFiles, tools: [], ratios: {} };
     for (const t of tools) entry.tools.push({ tool: t, error: errors[t] ?? null, ...summarize(samples[t]) });
     if (built && fs.existsSync(graphDbPath(dirs.ours))) {

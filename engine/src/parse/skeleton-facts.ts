@@ -43,6 +43,8 @@ const NO_END = new Set(['in', 'instanceof', 'typeof', 'new', 'void', 'delete', '
 /** Operators that need an operand after them: one followed by `)`, `]`, `}` or `;` is a syntax error. */
 const NEEDS_OPERAND = new Set(['+', '-', '*', '/', '%', '=', '==', '&', '|', '^', '~', '.', '?.', '...']);
 const CLOSERS = new Set([')', ']', '}', ';']);
+/** Keywords after which a `(` starts an expression rather than an argument list. */
+const EXPRESSION_KEYWORDS = new Set(['return', 'typeof', 'void', 'await', 'yield', 'in', 'of', 'case', 'else', 'do', 'throw', 'delete', 'new', 'instanceof']);
 const OPENERS = new Set(['{', '(', '[', '${']);
 const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 /** Before a `{` in a type, these make it a type literal, not a body. */
@@ -357,7 +359,60 @@ class SkeletonReader {
     if (word === 'export') return this.exportStatement(i);
     const declaration = this.declaration(i, false);
     if (declaration !== null) return declaration;
-    return Math.max(i + 1, this.statementEnd(i));
+    return this.skipStatement(i);
+  }
+
+  /**
+   * Index after the statement at `i`, recording nothing (it declares nothing at the top level). Compound statements
+   * end where their grammar says, not at a line break: minified code puts the next statement right after the `}`.
+   */
+  private skipStatement(i: number): number {
+    if (i >= this.n) return i;
+    if (this.isPunct(i, '{')) return this.match[i] + 1;
+    if (this.isPunct(i, ';')) return i + 1;
+    const word = this.kinds[i] === Tok.Name ? this.texts[i] : '';
+    const paren = (j: number): number => (this.isPunct(j, '(') ? this.match[j] + 1 : unsupported());
+    switch (word) {
+      case 'if': {
+        let j = this.skipStatement(paren(i + 1));
+        if (this.isName(j, 'else')) j = this.skipStatement(j + 1);
+        return j;
+      }
+      case 'for':
+        return this.skipStatement(paren(this.isName(i + 1, 'await') ? i + 2 : i + 1));
+      case 'while':
+      case 'with':
+        return this.skipStatement(paren(i + 1));
+      case 'do': {
+        const j = this.skipStatement(i + 1);
+        if (!this.isName(j, 'while')) unsupported();
+        return this.semicolon(paren(j + 1));
+      }
+      case 'switch':
+        return this.isPunct(paren(i + 1), '{') ? this.match[paren(i + 1)] + 1 : unsupported();
+      case 'try': {
+        if (!this.isPunct(i + 1, '{')) unsupported();
+        let j = this.match[i + 1] + 1;
+        if (this.isName(j, 'catch')) {
+          j++;
+          if (this.isPunct(j, '(')) j = this.match[j] + 1;
+          if (!this.isPunct(j, '{')) unsupported();
+          j = this.match[j] + 1;
+        }
+        if (this.isName(j, 'finally')) {
+          if (!this.isPunct(j + 1, '{')) unsupported();
+          j = this.match[j + 1] + 1;
+        }
+        return j;
+      }
+      case 'function':
+      case 'class':
+        // a declaration inside a statement (`if (a) function f() {}`): not a top-level symbol
+        return this.bodyEnd(i + 1);
+      default:
+        if (word !== '' && this.isPunct(i + 1, ':') && !RESERVED.has(word)) return this.skipStatement(i + 2); // a label
+        return Math.max(i + 1, this.statementEnd(i));
+    }
   }
 
   /**
@@ -876,8 +931,15 @@ class SkeletonReader {
     this.addImport(i, { specifier, kind: 'require', names: this.requiredNames(i, close), line: this.lines[i] });
   }
 
-  /** requiredNames of extract-imports.ts, from the tokens around the call `require(…)` at `i`…`close`. */
-  private requiredNames(i: number, close: number): string[] {
+  /** requiredNames of extract-imports.ts, from the tokens around the call `require(…)` at `start`…`end`. */
+  private requiredNames(start: number, end: number): string[] {
+    // parentheses around the call are no node to babel: `(require('x')).a`, `const { a } = (require('x'))`
+    let i = start;
+    let close = end;
+    while (this.isPunct(i - 1, '(') && this.match[i - 1] === close + 1 && this.groupingParen(i - 1)) {
+      i--;
+      close++;
+    }
     const after = close + 1;
     if (this.isPunct(after, '.') || this.isPunct(after, '?.')) return this.isName(after + 1) ? [this.texts[after + 1]] : unsupported();
     if (this.isPunct(after, '[')) {
@@ -904,6 +966,14 @@ class SkeletonReader {
       return this.patternKeys(open);
     }
     return unsupported();
+  }
+
+  /** The `(` at `i` groups an expression (it is not the argument list of a call). */
+  private groupingParen(i: number): boolean {
+    const before = i - 1;
+    if (before < 0) return true;
+    if (this.kinds[before] === Tok.Punct) return !(this.texts[before] === ')' || this.texts[before] === ']' || this.texts[before] === '}');
+    return this.kinds[before] === Tok.Name && EXPRESSION_KEYWORDS.has(this.texts[before]);
   }
 
   /** `const x: T = require(…)`: a type annotation before the `=` at `left`. */

@@ -204,8 +204,12 @@ function lex(source: string, plainJs: boolean, sink: TokenSink | null = null): n
       keep = keepAll || (top && !prevMember && KEEP_AFTER_AT_TOP.has(prev)) || (prev === '=' && prev2 === 'exports');
     }
     const control = kind === Kind.Paren && !prevMember && CONTROL.has(prev);
+    // a name (not a setter's: `set x(v)` needs its parameter), or the `)` of a call (not of `if (…)`: `regexOk` is
+    // still true after that one), `]`, or in TypeScript the `>` of type arguments
     const callArguments =
-      kind === Kind.Paren && !keepAll && (prevIsName ? prevMember || !NOT_CALLEE.has(prev) : prev === ')' || prev === ']' || (typed && prev === '>'));
+      kind === Kind.Paren &&
+      !keepAll &&
+      (prevIsName ? (prevMember || !NOT_CALLEE.has(prev)) && !(prev2 === 'set' || prev2 === 'get') : (prev === ')' && !regexOk) || prev === ']' || (typed && prev === '>'));
     stack.push({ kind, at, keep, keepAll, deep: false, control, arguments: callArguments });
   };
 
@@ -453,11 +457,25 @@ function lex(source: string, plainJs: boolean, sink: TokenSink | null = null): n
         continue;
       }
       case 60: // <
+        if (source.charCodeAt(i + 1) === 60) {
+          // << and <<=: a shift, never JSX
+          i += source.charCodeAt(i + 2) === 61 ? 3 : 2;
+          setPunct('<<');
+          continue;
+        }
         // in JavaScript a `<` where an expression starts is JSX, whose text this lexer does not read
         if (plainJs && regexOk) throw new Bail();
         i++;
         setPunct('<');
         continue;
+      case 33: {
+        // ! (and != !==): after a value in TypeScript, a non-null assertion (`a! / b` divides)
+        const nonNull = typed && source.charCodeAt(i + 1) !== 61 && (prevIsName || prev === ')' || prev === ']');
+        i++;
+        setPunct('!');
+        if (nonNull) regexOk = false;
+        continue;
+      }
       case 35: // # private name or a stray hash
       case 64: // @ decorator
       default:

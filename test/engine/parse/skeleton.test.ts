@@ -147,6 +147,45 @@ describe('skeletonOf: what babel reads', () => {
     assertSameFacts('src/x.ts', broken);
   });
 
+  it('reads shifts, non-null assertions, setters and statements after `if (…)` without giving up', () => {
+    const cases: Array<[string, string]> = [
+      ['src/x.js', "export const MODE = 1 << 5;\nlet size = 2;\nsize <<= 1;\nexport function f() { return require('./f'); }\n"],
+      ['src/x.ts', "export function half(n: number | undefined) { return n! / 2; }\nexport const quote = \"'\";\n"],
+      ['src/x.js', "export class C {\n  set id(value) { this._id = value; }\n  get id() { return this._id; }\n}\n"],
+      ['src/x.js', "var a = {};\nif (a.pattern)\n  (a.check = function (p) { return require('./p'); });\nmodule.exports = a;\n"],
+    ];
+    for (const [file, source] of cases) {
+      const text = skeletonOf(source, dialectOf(file));
+      assert.notEqual(text, null, source);
+      assert.equal(parseWhole(file, text!).syntaxError, null, text!);
+      assert.notEqual(factsFromSkeleton(text!, dialectOf(file)), null, text!);
+      assertSameFacts(file, source);
+    }
+  });
+
+  it('reads from tokens what babel reads from the tree: parenthesised require(), minified statements', () => {
+    const cases: Array<[string, string]> = [
+      // the parentheses are no node: the pattern takes the names
+      ['src/x.js', "const { globalPaths } =\n  /** @type {any} */\n  (require('module'));\n"],
+      // an argument list is not a parenthesis: `.replace` belongs to the outer call
+      ['src/x.js', "const text = (t) =>\n  T.content(\n    require('./runtime')\n  )\n    .replace(/a/g, t);\n"],
+      // minified: declarations right after `}` of try/catch, if/else, loops
+      ['src/x.js', "var a;try{a=1}catch{}function f(){}if(a)b();else{c()}function g(){}for(;;){break}var h=1;do{}while(0);function k(){}\n"],
+      ['src/x.js', "label: for (;;) { break label; }\nexport function after() {}\n"],
+    ];
+    for (const [file, source] of cases) {
+      const text = skeletonOf(source, dialectOf(file))!;
+      assert.notEqual(factsFromSkeleton(text, dialectOf(file)), null, text);
+      assertSameFacts(file, source);
+    }
+    assert.deepEqual(parseSource('src/x.js', cases[0][1]).imports[0].names, ['globalPaths']);
+    assert.deepEqual(parseSource('src/x.js', cases[1][1]).imports[0].names, ['*']);
+    assert.deepEqual(
+      parseSource('src/x.js', cases[2][1]).symbols.map((s) => s.name),
+      ['a', 'f', 'g', 'h', 'k'],
+    );
+  });
+
   it('gives the same facts as a whole-file parse for every fixture and every source file of this repository', () => {
     const files = [...sourcesUnder(path.join(repoRoot, 'test')), ...['engine', 'installer', 'hooks', 'mcp-server', 'scripts', 'bench'].flatMap((d) => sourcesUnder(path.join(repoRoot, d)))];
     assert.ok(files.length > 300, `found ${files.length} files`);
