@@ -921,8 +921,17 @@ class SkeletonReader {
     if (!this.isPunct(i + 1, '(')) return;
     if (i > 0 && this.isName(i - 1, 'new')) return;
     const close = this.match[i + 1];
-    const arg = i + 2;
-    if (this.isPunct(arg, '(')) unsupported();
+    let arg = i + 2;
+    // `require(/** @type {string} */ ("x"))`: the parentheses are no node to babel
+    if (this.isPunct(arg, '(')) {
+      if (this.match[arg] !== arg + 2 || !(this.match[arg] === close - 1 || (this.match[arg] === close - 2 && this.isPunct(close - 1, ',')))) unsupported();
+      arg++;
+      const specifier = this.staticString(arg);
+      if (specifier === null) return;
+      this.cjs = true;
+      this.addImport(i, { specifier, kind: 'require', names: this.requiredNames(i, close), line: this.lines[i] });
+      return;
+    }
     const specifier = this.staticString(arg);
     // one argument (a trailing comma allowed), a static string: anything else is not an import to babel either
     const oneArgument = close === arg + 1 || (close === arg + 2 && this.isPunct(arg + 1, ','));
@@ -1016,7 +1025,8 @@ class SkeletonReader {
       return;
     }
     if (!this.isPunct(i + 1, '(')) {
-      if (this.depth[i] > 0) unsupported(); // an import declaration in a `declare module` block
+      // `{ import: … }` is a property; anything else inside a block is a declaration in a `declare module` block
+      if (this.depth[i] > 0 && !this.isPunct(i + 1, ':')) unsupported();
       return;
     }
     // in a .ts file `import('x')` is a value or a type (`import('x').T`): only after these words is it surely a value

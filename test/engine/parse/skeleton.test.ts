@@ -172,6 +172,8 @@ describe('skeletonOf: what babel reads', () => {
       // minified: declarations right after `}` of try/catch, if/else, loops
       ['src/x.js', "var a;try{a=1}catch{}function f(){}if(a)b();else{c()}function g(){}for(;;){break}var h=1;do{}while(0);function k(){}\n"],
       ['src/x.js', "label: for (;;) { break label; }\nexport function after() {}\n"],
+      // a property called import; a require() whose argument sits in parentheses (JSDoc casts)
+      ['src/x.js', "module.exports = { entry: { import: ['./a'] }, load: () => require(/** @type {string} */ ('./b')) };\n"],
     ];
     for (const [file, source] of cases) {
       const text = skeletonOf(source, dialectOf(file))!;
@@ -184,6 +186,7 @@ describe('skeletonOf: what babel reads', () => {
       parseSource('src/x.js', cases[2][1]).symbols.map((s) => s.name),
       ['a', 'f', 'g', 'h', 'k'],
     );
+    assert.deepEqual(parseSource('src/x.js', cases[4][1]).imports.map((i) => i.specifier), ['./b']);
   });
 
   it('gives the same facts as a whole-file parse for every fixture and every source file of this repository', () => {
