@@ -5,9 +5,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { RESULTS_MD, ROOT, WORK_DIR, SOURCE_RE, listFiles, log, machineInfo, parseArgs, runMain, UsageError, writeJson } from './lib/common.mjs';
+import { ROOT, WORK_DIR, SOURCE_RE, listFiles, log, machineInfo, parseArgs, runMain, UsageError, writeJson } from './lib/common.mjs';
 import { CORPORA, ensureCorpus } from './corpora.mjs';
-import { loadResult, saveResult } from './lib/write-results.mjs';
+import { loadResult, saveResult, writeResultsSection } from './lib/write-results.mjs';
 import { median } from './lib/stats.mjs';
 
 /** Extra pinned packages, used only here (fetched like the corpora, into bench/.corpora/<name>). */
@@ -184,14 +184,7 @@ export function renderSkeletonSection(r) {
 }
 
 export function updateSkeletonResultsMd() {
-  let text = fs.existsSync(RESULTS_MD) ? fs.readFileSync(RESULTS_MD, 'utf8') : '# Benchmark results\n\n';
-  const section = renderSkeletonSection(loadResult('skeleton'));
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + END.length);
-  else text = text.replace(/\s*$/, '\n\n') + section + '\n';
-  fs.writeFileSync(RESULTS_MD, text);
-  log(`results: wrote the skeleton section of ${path.relative(process.cwd(), RESULTS_MD)}`);
+  writeResultsSection(START, END, renderSkeletonSection(loadResult('skeleton')), 'skeleton');
 }
 
 async function main() {

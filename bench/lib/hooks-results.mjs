@@ -1,9 +1,6 @@
 // Renders bench/.work/results/hooks.json (written by bench/hooks.mjs) into bench/RESULTS.md, only between the
 // markers <!-- hooks:start --> and <!-- hooks:end --> (the other sections belong to the other benches).
-import fs from 'node:fs';
-import path from 'node:path';
-import { RESULTS_MD, log } from './common.mjs';
-import { loadResult } from './write-results.mjs';
+import { loadResult, writeResultsSection } from './write-results.mjs';
 
 export const START = '<!-- hooks:start -->';
 export const END = '<!-- hooks:end -->';
@@ -39,12 +36,5 @@ export function renderHooksSection(r) {
 }
 
 export function updateHooksResultsMd() {
-  let text = fs.existsSync(RESULTS_MD) ? fs.readFileSync(RESULTS_MD, 'utf8') : '# Benchmark results\n\n';
-  const section = renderHooksSection(loadResult('hooks'));
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + END.length);
-  else text = text.replace(/\s*$/, '\n\n') + section + '\n';
-  fs.writeFileSync(RESULTS_MD, text);
-  log(`results: wrote the hooks section of ${path.relative(process.cwd(), RESULTS_MD)}`);
+  writeResultsSection(START, END, renderHooksSection(loadResult('hooks')), 'hooks');
 }

@@ -1,9 +1,6 @@
 // Renders bench/.work/results/mcp.json into bench/RESULTS.md between <!-- mcp:start --> and <!-- mcp:end -->.
-import fs from 'node:fs';
-import path from 'node:path';
-import { RESULTS_MD, log } from './common.mjs';
 import { fmt } from './stats.mjs';
-import { loadResult } from './write-results.mjs';
+import { loadResult, writeResultsSection } from './write-results.mjs';
 
 export const MCP_START = '<!-- mcp:start -->';
 export const MCP_END = '<!-- mcp:end -->';
@@ -39,12 +36,5 @@ export function renderMcpSection(r) {
 }
 
 export function updateMcpResults() {
-  let text = fs.existsSync(RESULTS_MD) ? fs.readFileSync(RESULTS_MD, 'utf8') : '# Benchmark results\n\n';
-  const section = renderMcpSection(loadResult('mcp'));
-  const a = text.indexOf(MCP_START);
-  const b = text.indexOf(MCP_END);
-  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + MCP_END.length);
-  else text = text.replace(/\s*$/, '\n\n') + section + '\n';
-  fs.writeFileSync(RESULTS_MD, text);
-  log(`results: wrote mcp section of ${path.relative(process.cwd(), RESULTS_MD)}`);
+  writeResultsSection(MCP_START, MCP_END, renderMcpSection(loadResult('mcp')), 'mcp');
 }

@@ -188,13 +188,20 @@ export function renderEngineSection() {
   return L.join('\n');
 }
 
-export function updateResultsMd() {
+/**
+ * Replaces the part of bench/RESULTS.md between `start` and `end` (markers included in `section`), or appends
+ * `section` when the markers are not there yet. Every other part of the file stays as it is.
+ */
+export function writeResultsSection(start, end, section, label) {
   let text = fs.existsSync(RESULTS_MD) ? fs.readFileSync(RESULTS_MD, 'utf8') : '# Benchmark results\n\n';
-  const section = renderEngineSection();
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + END.length);
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + end.length);
   else text = text.replace(/\s*$/, '\n\n') + section + '\n';
   fs.writeFileSync(RESULTS_MD, text);
-  log(`results: wrote ${path.relative(process.cwd(), RESULTS_MD)}`);
+  log(`results: wrote the ${label} section of ${path.relative(process.cwd(), RESULTS_MD)}`);
+}
+
+export function updateResultsMd() {
+  writeResultsSection(START, END, renderEngineSection(), 'engine');
 }
