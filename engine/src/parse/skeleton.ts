@@ -446,6 +446,8 @@ function lex(source: string, plainJs: boolean, sink: TokenSink | null = null): n
       case 45: {
         // -
         if (source.charCodeAt(i + 1) === c) {
+          // `-->` first on a line is an HTML-like comment in a script (babel reads it so): left to babel
+          if (c === 45 && source.charCodeAt(i + 2) === 62 && firstOnLine(source, i)) throw new Bail();
           // ++ / --: a `/` after a postfix update divides
           i += 2;
           setPunct(c === 43 ? '++' : '--');
@@ -508,6 +510,16 @@ function lex(source: string, plainJs: boolean, sink: TokenSink | null = null): n
     regexOk = false;
     closedOpen = -1;
   }
+}
+
+/** Only blanks stand before `at` on its line. */
+function firstOnLine(source: string, at: number): boolean {
+  for (let j = at - 1; j >= 0; j--) {
+    const c = source.charCodeAt(j);
+    if (isLineTerminator(c)) return true;
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
 }
 
 /** `=>` follows `from` after blanks: the `(…)` before it is an arrow function's parameter list. */

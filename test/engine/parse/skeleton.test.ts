@@ -207,3 +207,40 @@ describe('skeletonOf: what babel reads', () => {
     assert.ok(read > files.length / 2, `${read} of ${files.length} files were read from tokens`);
   });
 });
+
+describe('skeleton and token reader on cut and spliced files', () => {
+  /** A small deterministic generator (mulberry32). */
+  function random(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  it('never throws, and agrees with a whole-file parse whenever that parse finds no error', () => {
+    const files = ['engine', 'hooks', 'mcp-server', 'test/fixtures'].flatMap((d) => sourcesUnder(path.join(repoRoot, d)));
+    const next = random(Number(process.env.CUT_SEED ?? 20261122));
+    let compared = 0;
+    for (let k = 0; k < Number(process.env.CUTS ?? 400); k++) {
+      const file = files[Math.floor(next() * files.length)];
+      const source = readFileSync(file, 'utf8');
+      const rel = path.relative(repoRoot, file).split(path.sep).join('/');
+      // a prefix cut at a line end, or two line ranges spliced together: what an editor or an agent leaves midway
+      const lines = source.split('\n');
+      const a = Math.floor(next() * lines.length);
+      const b = Math.floor(next() * lines.length);
+      const cut = next() < 0.5 ? lines.slice(0, a).join('\n') : [...lines.slice(0, Math.min(a, b)), ...lines.slice(Math.max(a, b))].join('\n');
+      const fast = parseSource(rel, cut);
+      const whole = parseWhole(rel, cut);
+      if (whole.syntaxError === null) {
+        compared++;
+        assert.deepEqual(fast, whole, `${rel} cut at lines ${a}/${b}`);
+      }
+    }
+    assert.ok(compared > 50, `${compared} cuts parsed cleanly`);
+  });
+});
