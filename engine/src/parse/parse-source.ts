@@ -27,8 +27,10 @@ function emptyFacts(syntaxError: ParsedFile['syntaxError']): ParsedFile {
  * Parses `source` (dialect chosen from the extension of `path`) and extracts its facts. Pure; never throws:
  * a syntax error is reported in `syntaxError` next to whatever error recovery still found.
  *
- * Babel reads the file's skeleton (skeleton.ts) when the lexer can vouch for one; a skeleton that does not parse
- * cleanly is dropped for the whole text, so every syntax error babel reports is reported against the real file.
+ * Three layers, each giving exactly parseWhole's facts (ARCHITECTURE.md, "How a file is parsed"): the file's
+ * skeleton (skeleton.ts) read from its tokens (skeleton-facts.ts); else babel on the skeleton; else, when the lexer
+ * cannot vouch for the text or the skeleton does not parse cleanly, babel on the whole file, so every syntax error
+ * babel reports is reported against the real file.
  */
 export function parseSource(path: RelPath, source: string): ParsedFile {
   const dialect = dialectOf(path);

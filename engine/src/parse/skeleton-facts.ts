@@ -77,6 +77,8 @@ class SkeletonReader {
   /** the token starts a new line */
   private readonly newline: Uint8Array;
   private readonly typed: boolean;
+  /** [start, end) pairs of the comments (only the leading ones are left in a skeleton) */
+  private readonly comments: number[];
 
   private readonly imports: { start: number; record: ImportRecord }[] = [];
   private readonly exports: PendingExport[] = [];
@@ -110,12 +112,9 @@ class SkeletonReader {
     this.index();
   }
 
-  private readonly comments: number[];
-
   /** Bracket matching, depths, lines; and the operand check. */
   private index(): void {
     const open: number[] = [];
-    const text = this.text;
     let line = 1;
     let pos = 0;
     let lastEndLine = 0;
@@ -153,7 +152,6 @@ class SkeletonReader {
       }
     }
     if (open.length > 0) unsupported();
-    void text;
   }
 
   private countLines(from: number, to: number, line: number): number {
