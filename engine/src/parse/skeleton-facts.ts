@@ -15,7 +15,7 @@ import { leadingDocComment, tripleSlashReferences } from './doc-comment.js';
 import { orderExports, type PendingExport } from './extract-exports.js';
 import type { ImportBinding } from './extract-imports.js';
 import { moduleSystem } from './module-system.js';
-import { Tok, tokenize, type TokenSink } from './skeleton.js';
+import { BEFORE_EXPRESSION, Tok, tokenize, type TokenSink } from './skeleton.js';
 
 class Unsupported extends Error {}
 
@@ -43,8 +43,6 @@ const NO_END = new Set(['in', 'instanceof', 'typeof', 'new', 'void', 'delete', '
 /** Operators that need an operand after them: one followed by `)`, `]`, `}` or `;` is a syntax error. */
 const NEEDS_OPERAND = new Set(['+', '-', '*', '/', '%', '=', '==', '&', '|', '^', '~', '.', '?.', '...']);
 const CLOSERS = new Set([')', ']', '}', ';']);
-/** Keywords after which a `(` starts an expression rather than an argument list. */
-const EXPRESSION_KEYWORDS = new Set(['return', 'typeof', 'void', 'await', 'yield', 'in', 'of', 'case', 'else', 'do', 'throw', 'delete', 'new', 'instanceof']);
 const OPENERS = new Set(['{', '(', '[', '${']);
 const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 /** Before a `{` in a type, these make it a type literal, not a body. */
@@ -237,6 +235,12 @@ class SkeletonReader {
       }
       j++;
     }
+    return j;
+  }
+
+  /** The next `,` from `j` at this bracket level (brackets in between skipped whole), or `close`. */
+  private nextComma(j: number, close: number): number {
+    while (j < close && !this.isPunct(j, ',')) j = this.kinds[j] === Tok.Punct && OPENERS.has(this.texts[j]) ? this.match[j] + 1 : j + 1;
     return j;
   }
 
@@ -631,7 +635,7 @@ class SkeletonReader {
         j = this.match[target] + 1;
       } else unsupported();
       // a default value, up to the next element
-      while (j < close && !this.isPunct(j, ',')) j = OPENERS.has(this.texts[j]) && this.kinds[j] === Tok.Punct ? this.match[j] + 1 : j + 1;
+      j = this.nextComma(j, close);
     }
     return into;
   }
@@ -980,7 +984,7 @@ class SkeletonReader {
     const before = i - 1;
     if (before < 0) return true;
     if (this.kinds[before] === Tok.Punct) return !(this.texts[before] === ')' || this.texts[before] === ']' || this.texts[before] === '}');
-    return this.kinds[before] === Tok.Name && EXPRESSION_KEYWORDS.has(this.texts[before]);
+    return this.kinds[before] === Tok.Name && BEFORE_EXPRESSION.has(this.texts[before]);
   }
 
   /** `const x: T = require(…)`: a type annotation before the `=` at `left`. */
@@ -1010,7 +1014,7 @@ class SkeletonReader {
       } else if (this.kinds[j] === Tok.Name) keys.push(this.texts[j]);
       else if (this.kinds[j] === Tok.String) keys.push(this.stringAt(j));
       else return ['*'];
-      while (j < close && !this.isPunct(j, ',')) j = this.kinds[j] === Tok.Punct && OPENERS.has(this.texts[j]) ? this.match[j] + 1 : j + 1;
+      j = this.nextComma(j, close);
       j++;
     }
     return keys;
@@ -1137,7 +1141,7 @@ class SkeletonReader {
           this.addExport(start, key, 'cjs');
         }
       }
-      while (j < close && !this.isPunct(j, ',')) j = this.kinds[j] === Tok.Punct && OPENERS.has(this.texts[j]) ? this.match[j] + 1 : j + 1;
+      j = this.nextComma(j, close);
       j++;
     }
   }

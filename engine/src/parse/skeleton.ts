@@ -74,8 +74,8 @@ interface Open {
 
 /** Words a fact is read from anywhere in the code. */
 const DEEP_WORDS = new Set(['require', 'exports', 'import', 'export']);
-/** After these words a `/` starts a regular expression, not a division. */
-const BEFORE_EXPRESSION = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await', 'extends']);
+/** After these words an expression starts: a `/` is a regular expression, a `(` groups. */
+export const BEFORE_EXPRESSION = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await', 'extends']);
 const CONTROL = new Set(['if', 'while', 'for', 'with']);
 const DECLARATION = new Set(['const', 'let', 'var']);
 /**

@@ -167,6 +167,8 @@ describe('skeletonOf: what babel reads', () => {
     const cases: Array<[string, string]> = [
       // the parentheses are no node: the pattern takes the names
       ['src/x.js', "const { globalPaths } =\n  /** @type {any} */\n  (require('module'));\n"],
+      // after a keyword a `(` groups too: the class extends the module's `Base`
+      ['src/x.js', "class A extends (require('./base')).Base {}\nmodule.exports = A;\n"],
       // an argument list is not a parenthesis: `.replace` belongs to the outer call
       ['src/x.js', "const text = (t) =>\n  T.content(\n    require('./runtime')\n  )\n    .replace(/a/g, t);\n"],
       // minified: declarations right after `}` of try/catch, if/else, loops
@@ -181,12 +183,13 @@ describe('skeletonOf: what babel reads', () => {
       assertSameFacts(file, source);
     }
     assert.deepEqual(parseSource('src/x.js', cases[0][1]).imports[0].names, ['globalPaths']);
-    assert.deepEqual(parseSource('src/x.js', cases[1][1]).imports[0].names, ['*']);
+    assert.deepEqual(parseSource('src/x.js', cases[1][1]).imports[0].names, ['Base']);
+    assert.deepEqual(parseSource('src/x.js', cases[2][1]).imports[0].names, ['*']);
     assert.deepEqual(
-      parseSource('src/x.js', cases[2][1]).symbols.map((s) => s.name),
+      parseSource('src/x.js', cases[3][1]).symbols.map((s) => s.name),
       ['a', 'f', 'g', 'h', 'k'],
     );
-    assert.deepEqual(parseSource('src/x.js', cases[4][1]).imports.map((i) => i.specifier), ['./b']);
+    assert.deepEqual(parseSource('src/x.js', cases[5][1]).imports.map((i) => i.specifier), ['./b']);
   });
 
   it('gives the same facts as a whole-file parse for every fixture and every source file of this repository', () => {
