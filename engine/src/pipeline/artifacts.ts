@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { rankByDependents } from '../graph/adjacency.js';
 import { detectConventions } from '../graph/conventions.js';
@@ -130,11 +130,12 @@ export async function writeIndexDocument(state: ProjectState, builtAt: string): 
   await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt), { durable: false });
 }
 
-function entityFolderListing(dir: string): string[] {
+/** The names in the entity folder, or null when there is no folder yet (a first build). */
+function entityFolderListing(dir: string): string[] | null {
   try {
     return readdirSync(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
 }
@@ -145,8 +146,9 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   const lap = perfMark();
   /** the pages on disk, read once: for manual purposes, and to leave pages whose content did not change alone */
   const existing = new Map<string, string>();
-  const onDisk = new Set(entityFolderListing(paths.entities));
-  const fresh = onDisk.size === 0 && !existsSync(paths.entities);
+  const listing = entityFolderListing(paths.entities);
+  const fresh = listing === null;
+  const onDisk = new Set(listing ?? []);
   mkdirSync(path.dirname(paths.entities), { recursive: true });
   for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing, onDisk));
   lap('write: absorb manual purposes');

@@ -66,7 +66,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
       }
     }
   }
-  // sql.js compiles its WebAssembly off the main thread while the files are scanned and parsed
+  // sql.js is read and set up while the scan waits on the disk, not when graph.db is due
   loadSqlJs().catch(() => {});
   progress('scan', 0, 1);
   const scanned = await scanProject(root, config);
