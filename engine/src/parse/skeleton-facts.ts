@@ -314,7 +314,6 @@ class SkeletonReader {
   private declare(names: Declared[], exported: boolean, at: number, record = exported): void {
     for (const d of names) {
       if (RESERVED.has(d.name) || d.name === 'eval' || d.name === 'arguments') unsupported();
-      if (this.lineOverride !== null && d.kind !== 'const' && d.kind !== 'variable') d.line = this.lineOverride;
       this.declared.push({ declared: d, exported });
       if (record) {
         this.esExport(d.name, this.typed && d.kind === 'function');
@@ -419,12 +418,12 @@ class SkeletonReader {
 
   /**
    * A declaration at `i` (`function`, `class`, `const` …, with `declare`/`async`/`abstract`), recorded as
-   * exported or not; returns the index after it, or null when `i` does not start one.
+   * exported or not; returns the index after it, or null when `i` does not start one. `line` is where babel starts
+   * the declaration (after `declare`, at the `declare`); variables keep their declarators' lines.
    */
-  private declaration(i: number, exported: boolean, at = i): number | null {
+  private declaration(i: number, exported: boolean, at = i, line = this.lines[i]): number | null {
     const word = this.texts[i];
     const next = i + 1;
-    const line = this.lines[i];
     const sameLine = (j: number) => j < this.n && this.newline[j] === 0;
     switch (word) {
       case 'function':
@@ -477,25 +476,12 @@ class SkeletonReader {
         const inner = this.texts[next];
         if (inner === 'global') return this.bodyEnd(next + 1);
         if (inner === 'module' && this.kinds[next + 1] === Tok.String) return this.bodyEnd(next + 2);
-        const end = this.declarationAt(next, line, exported, at);
+        const end = this.declaration(next, exported, at, line);
         if (end === null) unsupported();
         return end;
       }
       default:
         return null;
-    }
-  }
-
-  /** While set: the line babel gives a declaration (the `declare` before it), variables aside. */
-  private lineOverride: number | null = null;
-
-  /** `declare X`: the declaration at `i`, its symbols on `line` (where `declare` stands). */
-  private declarationAt(i: number, line: number, exported: boolean, at: number): number | null {
-    this.lineOverride = line;
-    try {
-      return this.declaration(i, exported, at);
-    } finally {
-      this.lineOverride = null;
     }
   }
 
