@@ -5,7 +5,7 @@ import { readIndexDocument } from '../graph/index-document.js';
 import { createParsePool } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
-import { loadSqlJs, withLock } from '../store/index.js';
+import { withLock } from '../store/index.js';
 import type { FileRecord, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
 import { writeAllArtifacts } from './artifacts.js';
@@ -66,8 +66,6 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
       }
     }
   }
-  // sql.js is read and set up while the scan waits on the disk, not when graph.db is due
-  loadSqlJs().catch(() => {});
   progress('scan', 0, 1);
   const scanned = await scanProject(root, config);
   progress('scan', 1, 1);

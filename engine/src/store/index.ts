@@ -7,6 +7,7 @@ export { DDL, DDL_STATEMENTS, TABLES, META_KEYS } from './schema.js';
 export type { TableName } from './schema.js';
 export {
   writeGraphDb,
+  encodeGraphDbWithSqlJs,
   patchGraphDb,
   openGraphDb,
   readGraphRows,
@@ -18,5 +19,6 @@ export {
   FormatMismatchError,
 } from './sqlite.js';
 export type { GraphDb, GraphPatch } from './sqlite.js';
+export { encodeGraphFile } from './sqlite-file.js';
 export { renderEntity, readEntityPurpose, renderSummary, purposeHash, normalizePurpose, yamlString, LIST_CAP } from './markdown.js';
 export type { EntityView, EntityLink, ManualPurpose, SummaryView, SummaryHotspot, Conventions } from './markdown.js';

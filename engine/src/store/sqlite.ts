@@ -6,12 +6,12 @@ import { existsSync, promises as fsp } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import initSqlJs from 'sql.js';
 import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
 import type { EdgeRow, ExternalRow, GraphRows, ImportKind, NodeRow, StoreMeta, SymbolRow, UnresolvedRow } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { DDL_STATEMENTS, META_KEYS } from './schema.js';
+import { encodeGraphFile } from './sqlite-file.js';
 
 const TABLE_DDL = DDL_STATEMENTS.filter((d) => !d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
 const INDEX_DDL = DDL_STATEMENTS.filter((d) => d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
@@ -55,6 +55,8 @@ export function loadSqlJs(): Promise<SqlJsStatic> {
           done(new wasm.Instance(new wasm.Module(binary), imports));
         },
       };
+      // loaded here, not imported at the top: a full build writes graph.db without sql.js
+      const { default: initSqlJs } = await import('sql.js');
       return initSqlJs(config as Parameters<typeof initSqlJs>[0]);
     })();
     sqlJs.catch(() => {
@@ -311,11 +313,13 @@ export interface GraphPatch {
   rows: GraphRows;
 }
 
-/** Build the database from scratch in memory and replace `file` atomically. */
-export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMeta): Promise<void> {
+/**
+ * A new database holding `rows` and `meta`, as sql.js writes it: the reference for encodeGraphFile (sqlite-file.ts),
+ * and what writeGraphDb falls back to for rows that encodeGraphFile leaves to SQLite.
+ */
+export async function encodeGraphDbWithSqlJs(rows: GraphRows, meta: StoreMeta): Promise<Uint8Array> {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
-  let bytes: Uint8Array;
   try {
     tuneConnection(db);
     // tables first, indexes after the bulk insert: building an index once is cheaper than maintaining it per row
@@ -325,10 +329,18 @@ export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMet
       writeMeta(db, meta);
     });
     db.exec(INDEX_DDL);
-    bytes = db.export();
+    return db.export();
   } finally {
     db.close();
   }
+}
+
+/**
+ * Build the database from scratch and replace `file` atomically. The file is laid out directly (sqlite-file.ts: no
+ * SQLite, no sql.js to load); rows that need SQLite's own handling go through sql.js.
+ */
+export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMeta): Promise<void> {
+  const bytes = encodeGraphFile(rows, meta) ?? (await encodeGraphDbWithSqlJs(rows, meta));
   // atomic but not fsynced, as a patch is: graph.db is rebuilt from index.json whenever it cannot be read
   await writeFileAtomic(file, bytes, { durable: false });
 }

@@ -1,0 +1,577 @@
+/**
+ * A fresh graph.db laid out directly in the SQLite file format (https://www.sqlite.org/fileformat2.html), without
+ * running SQLite. A full build writes every row once into an empty database: it needs none of what a database engine
+ * does on the way (a transaction, page splits on each insert, an index build by sorting inside WebAssembly). Sorting
+ * the keys and packing each b-tree bottom up, page by page, gives a valid file in a fraction of sql.js' time (figures
+ * in bench/RESULTS.md, "graph.db writers").
+ *
+ * sql.js stays the reference. It writes every incremental patch and reads every file, and the tests check that this
+ * writer and sql.js give the same schema and the same rows, and that SQLite's `PRAGMA integrity_check` (which checks
+ * page structure, key order and that every index matches its table) finds nothing. Rows that SQLite would not store
+ * one to one (a repeated key, which `INSERT OR REPLACE` would resolve, a missing value, a number that is not a safe
+ * integer) make encodeGraphFile return null, and the caller falls back to sql.js.
+ *
+ * Layout: 4096-byte pages, UTF-8, no free pages. Page 1 holds the 100-byte header and the schema table; then each
+ * b-tree in schema order, leaves first and its root last; overflow pages are taken as their cells are made.
+ */
+import type { GraphRows, StoreMeta } from '../types.js';
+import { DDL_STATEMENTS, META_KEYS } from './schema.js';
+
+const PAGE_SIZE = 4096;
+/** no bytes are reserved at the end of a page */
+const USABLE = PAGE_SIZE;
+/** the most payload a table leaf cell keeps on its page */
+const TABLE_MAX_LOCAL = USABLE - 35;
+/** the most payload an index cell (leaf or interior) keeps on its page */
+const INDEX_MAX_LOCAL = Math.floor(((USABLE - 12) * 64) / 255) - 23;
+/** the least payload a cell with overflow keeps on its page */
+const MIN_LOCAL = Math.floor(((USABLE - 12) * 32) / 255) - 23;
+/** the SQLite version this layout was checked against (sql.js 1.16's 3.54.1): written in the header like SQLite does */
+const SQLITE_VERSION_NUMBER = 3054001;
+
+const LEAF_TABLE = 0x0d;
+const INTERIOR_TABLE = 0x05;
+const LEAF_INDEX = 0x0a;
+const INTERIOR_INDEX = 0x02;
+
+/** A column value: text, an integer, or NULL. */
+type Value = string | number | null;
+
+// ---------------------------------------------------------------- varints and records
+
+function varintLength(v: number): number {
+  let n = 1;
+  while (v >= 128) {
+    v = Math.floor(v / 128);
+    n++;
+  }
+  return n;
+}
+
+/** SQLite's varint (7 bits a byte, high bit set on every byte but the last) for 0 ≤ v < 2^53. */
+function putVarint(buf: Buffer, at: number, v: number): number {
+  const n = varintLength(v);
+  for (let i = n - 1; i >= 0; i--) {
+    buf[at + i] = (v % 128) | (i === n - 1 ? 0 : 0x80);
+    v = Math.floor(v / 128);
+  }
+  return at + n;
+}
+
+/** Serial type of an integer, the smallest SQLite would use (record format 4: 0 and 1 take no bytes). */
+function integerType(v: number): number {
+  if (v === 0) return 8;
+  if (v === 1) return 9;
+  if (v >= -128 && v <= 127) return 1;
+  if (v >= -32768 && v <= 32767) return 2;
+  if (v >= -8388608 && v <= 8388607) return 3;
+  if (v >= -2147483648 && v <= 2147483647) return 4;
+  if (v >= -140737488355328 && v <= 140737488355327) return 5;
+  return 6;
+}
+
+const INTEGER_SIZE = [0, 1, 2, 3, 4, 6, 8, 0, 0, 0];
+
+/** Below this length a string is measured and copied in JavaScript: cheaper than a call into Buffer's C++ for names. */
+const SHORT_TEXT = 48;
+
+/** Byte length of `s` in UTF-8. */
+function utf8Length(s: string): number {
+  if (s.length > SHORT_TEXT) return Buffer.byteLength(s, 'utf8');
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, 'utf8');
+  return s.length;
+}
+
+/** Writes `s` (`bytes` long in UTF-8) at `at`; returns the offset after it. */
+function writeText(out: Buffer, at: number, s: string, bytes: number): number {
+  if (bytes === s.length && bytes <= SHORT_TEXT) {
+    for (let i = 0; i < bytes; i++) out[at + i] = s.charCodeAt(i);
+    return at + bytes;
+  }
+  return at + out.write(s, at, 'utf8');
+}
+
+/** Copies bytes [from, to) of `src` to `dst` at `at`, in JavaScript when that is cheaper (short runs); returns the offset after. */
+function copyBytes(src: Buffer, from: number, to: number, dst: Buffer, at: number): number {
+  if (to - from > SHORT_TEXT) return at + src.copy(dst, at, from, to);
+  for (let i = from; i < to; i++) dst[at++] = src[i];
+  return at;
+}
+
+/**
+ * The payloads (records) of a database, written one after the other into one buffer. A payload is known by its
+ * number; how much of it stays on the b-tree page and where its overflow pages start is settled when it is added.
+ * (One Buffer per value or per cell cost more than the rest of the work together: ~40 % of the time in a profile.)
+ */
+class Payloads {
+  bytes = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  readonly start: number[] = [];
+  readonly size: number[] = [];
+  readonly local: number[] = [];
+  /** first overflow page, 0 when the payload fits on its page */
+  readonly overflow: number[] = [];
+  private readonly types: number[] = [];
+
+  constructor(private readonly file: PageFile) {}
+
+  /** Adds a record of `values` (a header of serial types, then text as UTF-8, integers big-endian); returns its number. */
+  add(values: readonly Value[], maxLocal: number): number {
+    const types = this.types;
+    types.length = 0;
+    let typesLength = 0;
+    let bodyLength = 0;
+    for (const v of values) {
+      let type: number;
+      if (v === null) type = 0;
+      else if (typeof v === 'number') {
+        type = integerType(v);
+        bodyLength += INTEGER_SIZE[type];
+      } else {
+        const length = utf8Length(v);
+        type = 13 + 2 * length;
+        bodyLength += length;
+      }
+      types.push(type);
+      typesLength += varintLength(type);
+    }
+    // the header's own size is part of the header
+    let headerLength = typesLength + 1;
+    while (varintLength(headerLength) + typesLength !== headerLength) headerLength = varintLength(headerLength) + typesLength;
+    const total = headerLength + bodyLength;
+    this.reserve(total);
+    const out = this.bytes;
+    const start = this.used;
+    let at = putVarint(out, start, headerLength);
+    for (const type of types) at = putVarint(out, at, type);
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === null) continue;
+      if (typeof v === 'number') {
+        const size = INTEGER_SIZE[types[i]];
+        if (size === 8) out.writeBigInt64BE(BigInt(v), at);
+        else if (size > 0) out.writeIntBE(v, at, size);
+        at += size;
+      } else at = writeText(out, at, v, (types[i] - 13) / 2);
+    }
+    this.used = at;
+    this.start.push(start);
+    this.size.push(total);
+    let local = total;
+    if (total > maxLocal) {
+      const k = MIN_LOCAL + ((total - MIN_LOCAL) % (USABLE - 4));
+      local = k <= maxLocal ? k : MIN_LOCAL;
+    }
+    this.local.push(local);
+    this.overflow.push(local < total ? this.writeOverflow(start + local, start + total) : 0);
+    return this.start.length - 1;
+  }
+
+  /** The bytes [from, to) on a chain of overflow pages (a 4-byte next page, then content); returns the first page. */
+  private writeOverflow(from: number, to: number): number {
+    const first = this.file.take();
+    let page = first;
+    for (let at = from; at < to; at += USABLE - 4) {
+      const end = Math.min(to, at + USABLE - 4);
+      const next = end < to ? this.file.take() : 0;
+      const bytes = this.file.page(page);
+      bytes.writeUInt32BE(next, 0);
+      this.bytes.copy(bytes, 4, at, end);
+      page = next;
+    }
+    return first;
+  }
+
+  private reserve(n: number): void {
+    if (this.used + n <= this.bytes.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + n));
+    this.bytes.copy(bigger, 0, 0, this.used);
+    this.bytes = bigger;
+  }
+}
+
+// ---------------------------------------------------------------- pages
+
+/** The database file being laid out: page n is bytes [(n-1)·PAGE_SIZE, n·PAGE_SIZE), zero-filled until written. */
+class PageFile {
+  private bytes = Buffer.alloc(64 * PAGE_SIZE);
+  count = 0;
+
+  /** Reserves the next page; returns its number (from 1). */
+  take(): number {
+    this.count++;
+    if (this.count * PAGE_SIZE > this.bytes.length) {
+      const bigger = Buffer.alloc(this.bytes.length * 2);
+      this.bytes.copy(bigger);
+      this.bytes = bigger;
+    }
+    return this.count;
+  }
+
+  /** The bytes of a page taken before (a view: valid until the next take()). */
+  page(n: number): Buffer {
+    return this.bytes.subarray((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
+  }
+
+  done(): Buffer {
+    return this.bytes.subarray(0, this.count * PAGE_SIZE);
+  }
+}
+
+/**
+ * A cell of a b-tree page. Table leaf: payload + rowid. Table interior: child + rowid. Index leaf: payload.
+ * Index interior: child + payload.
+ */
+interface Cell {
+  /** left child page (interior pages), else 0 */
+  left: number;
+  /** the rowid (table pages), else -1 */
+  key: number;
+  /** the payload's number, else -1 (table interior) */
+  payload: number;
+}
+
+function cellSize(c: Cell, p: Payloads): number {
+  let size = c.left ? 4 : 0;
+  if (c.key >= 0) size += varintLength(c.key);
+  if (c.payload >= 0) {
+    const n = c.payload;
+    size += varintLength(p.size[n]) + p.local[n] + (p.overflow[n] ? 4 : 0);
+  }
+  return Math.max(4, size); // SQLite never makes a cell smaller than 4 bytes
+}
+
+/** Writes one b-tree page: header (after the file header on page 1), cell pointers, the cells packed at the end. */
+function layoutPage(file: PageFile, n: number, type: number, cells: readonly Cell[], right: number, p: Payloads): void {
+  const page = file.page(n);
+  const headerAt = n === 1 ? 100 : 0;
+  const interior = type === INTERIOR_TABLE || type === INTERIOR_INDEX;
+  let pointer = headerAt + (interior ? 12 : 8);
+  let content = USABLE;
+  for (const cell of cells) {
+    content -= cellSize(cell, p);
+    let at = content;
+    if (cell.left) at = page.writeUInt32BE(cell.left, at);
+    if (cell.payload >= 0) at = putVarint(page, at, p.size[cell.payload]);
+    if (cell.key >= 0) at = putVarint(page, at, cell.key);
+    if (cell.payload >= 0) {
+      const start = p.start[cell.payload];
+      at = copyBytes(p.bytes, start, start + p.local[cell.payload], page, at);
+      if (p.overflow[cell.payload]) page.writeUInt32BE(p.overflow[cell.payload], at);
+    }
+    pointer = page.writeUInt16BE(content, pointer);
+  }
+  if (pointer > content) throw new Error('sqlite-file: page overflow'); // a packing bug, never bad input
+  page[headerAt] = type;
+  page.writeUInt16BE(cells.length, headerAt + 3);
+  page.writeUInt16BE(content, headerAt + 5);
+  if (interior) page.writeUInt32BE(right, headerAt + 8);
+}
+
+interface PendingPage {
+  cells: Cell[];
+  /** right-most child (interior pages) */
+  right: number;
+  /** the largest rowid below (table pages) */
+  maxKey: number;
+}
+
+/**
+ * Packs children into interior pages: every child of a page but its last becomes a cell, the last is the page's
+ * right-most pointer. `divider(i)` is the cell between child i and child i + 1 (its left child is child i). When a
+ * page is full, the next divider goes up a level instead (`promoted`, used by index b-trees; a table's parent level
+ * takes the largest rowids). A last page left with no cell takes the previous page's last child over, so that no
+ * interior page is empty.
+ */
+function packInterior(
+  children: ReadonlyArray<{ page: number; maxKey: number }>,
+  divider: (i: number) => Cell,
+  p: Payloads,
+  table: boolean,
+): { pages: PendingPage[]; promoted: Cell[] } {
+  const pages: PendingPage[] = [];
+  const promoted: Cell[] = [];
+  let current: PendingPage = { cells: [], right: children[0].page, maxKey: children[0].maxKey };
+  let space = 12;
+  for (let i = 1; i < children.length; i++) {
+    const cell = divider(i - 1);
+    const size = cellSize(cell, p) + 2;
+    if (space + size > USABLE) {
+      pages.push(current);
+      promoted.push(cell);
+      current = { cells: [], right: children[i].page, maxKey: children[i].maxKey };
+      space = 12;
+      continue;
+    }
+    current.cells.push(cell);
+    space += size;
+    current.right = children[i].page;
+    current.maxKey = children[i].maxKey;
+  }
+  pages.push(current);
+  const last = pages[pages.length - 1];
+  if (last.cells.length === 0 && pages.length > 1) {
+    const before = pages[pages.length - 2];
+    const moved = before.cells.pop()!;
+    if (table) {
+      last.cells.push({ left: before.right, key: before.maxKey, payload: -1 });
+      before.maxKey = moved.key;
+    } else {
+      last.cells.push({ left: before.right, key: -1, payload: promoted[promoted.length - 1].payload });
+      promoted[promoted.length - 1] = moved;
+    }
+    before.right = moved.left;
+  }
+  return { pages, promoted };
+}
+
+/** A table b-tree over payloads given in rowid order; returns its root page. */
+function writeTable(file: PageFile, p: Payloads, payloads: readonly number[], rowids: readonly number[]): number {
+  let level: Array<{ page: number; maxKey: number }> = [];
+  let cells: Cell[] = [];
+  let used = 8;
+  const closeLeaf = () => {
+    const page = file.take();
+    layoutPage(file, page, LEAF_TABLE, cells, 0, p);
+    level.push({ page, maxKey: cells.length ? cells[cells.length - 1].key : 0 });
+    cells = [];
+    used = 8;
+  };
+  for (let i = 0; i < payloads.length; i++) {
+    const cell: Cell = { left: 0, key: rowids[i], payload: payloads[i] };
+    const size = cellSize(cell, p) + 2;
+    if (used + size > USABLE) closeLeaf();
+    cells.push(cell);
+    used += size;
+  }
+  closeLeaf();
+  // interior cells carry the largest rowid of their left child
+  while (level.length > 1) {
+    const children = level;
+    const { pages } = packInterior(children, (i) => ({ left: children[i].page, key: children[i].maxKey, payload: -1 }), p, true);
+    level = pages.map((pg) => {
+      const page = file.take();
+      layoutPage(file, page, INTERIOR_TABLE, pg.cells, pg.right, p);
+      return { page, maxKey: pg.maxKey };
+    });
+  }
+  return level[0].page;
+}
+
+/**
+ * An index b-tree over payloads given in key order; returns its root page. Each entry is stored once: the entries
+ * between two children of an interior page live in that page, as in any B-tree.
+ */
+function writeIndex(file: PageFile, p: Payloads, entries: readonly number[]): number {
+  const leaves: Cell[][] = [];
+  /** dividers[i] sits between child i and child i + 1 */
+  let dividers: number[] = [];
+  let cells: Cell[] = [];
+  let used = 8;
+  for (let i = 0; i < entries.length; i++) {
+    const cell: Cell = { left: 0, key: -1, payload: entries[i] };
+    const size = cellSize(cell, p) + 2;
+    if (used + size <= USABLE) {
+      cells.push(cell);
+      used += size;
+    } else if (i === entries.length - 1) {
+      // the last entry does not fit and none follows to fill another leaf: the leaf's last entry goes up instead
+      dividers.push(cells.pop()!.payload);
+      leaves.push(cells);
+      cells = [cell];
+      used = 8 + size;
+    } else {
+      leaves.push(cells);
+      dividers.push(entries[i]);
+      cells = [];
+      used = 8;
+    }
+  }
+  leaves.push(cells);
+  let level = leaves.map((leaf) => {
+    const page = file.take();
+    layoutPage(file, page, LEAF_INDEX, leaf, 0, p);
+    return { page, maxKey: 0 };
+  });
+  while (level.length > 1) {
+    const children = level;
+    const below = dividers;
+    const { pages, promoted } = packInterior(children, (i) => ({ left: children[i].page, key: -1, payload: below[i] }), p, false);
+    dividers = promoted.map((c) => c.payload);
+    level = pages.map((pg) => {
+      const page = file.take();
+      layoutPage(file, page, INTERIOR_INDEX, pg.cells, pg.right, p);
+      return { page, maxKey: 0 };
+    });
+  }
+  return level[0].page;
+}
+
+// ---------------------------------------------------------------- key order
+
+/** Characters from here on sort differently in UTF-16 (JavaScript's `<`) and in UTF-8 bytes (SQLite's BINARY). */
+const NOT_BMP_ORDERED = /[\ud800-\uffff]/;
+
+/** `a` and `b` in SQLite's BINARY collation: their UTF-8 bytes compared (lone surrogates encode as U+FFFD). */
+function compareUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** A comparison of the strings of one column that agrees with BINARY collation: JavaScript's own when it can. */
+function textOrder(column: readonly string[]): (a: string, b: string) => number {
+  if (column.some((s) => NOT_BMP_ORDERED.test(s))) return compareUtf8;
+  return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Row numbers (from 0) sorted by `column`, ties by row number: the order of an index on a rowid table. */
+function rowidOrder(column: readonly string[]): number[] {
+  const compare = textOrder(column);
+  const order = Array.from(column, (_, i) => i);
+  return order.sort((a, b) => compare(column[a], column[b]) || a - b);
+}
+
+// ---------------------------------------------------------------- the database
+
+interface SchemaEntry {
+  type: 'table' | 'index';
+  name: string;
+  table: string;
+  root: number;
+  sql: string | null;
+}
+
+const statement = (prefix: string): string => {
+  const found = DDL_STATEMENTS.find((s) => s.startsWith(prefix));
+  if (!found) throw new Error(`sqlite-file: schema.ts has no "${prefix}" statement`);
+  return found;
+};
+
+const isText = (v: unknown): v is string => typeof v === 'string';
+
+/** Rows SQLite would store one to one: text columns hold strings, integer columns safe integers, keys are unique. */
+function storableAsIs(rows: GraphRows): boolean {
+  const ids = new Set<string>();
+  const paths = new Set<string>();
+  for (const n of rows.nodes) {
+    if (!isText(n.id) || !isText(n.path) || !isText(n.kind) || !isText(n.body) || ids.has(n.id) || paths.has(n.path)) return false;
+    ids.add(n.id);
+    paths.add(n.path);
+  }
+  for (const e of rows.edges) {
+    if (!isText(e.source) || !isText(e.target) || !isText(e.kind) || !isText(e.names) || !isText(e.specifier)) return false;
+    if (e.reexports !== null && !isText(e.reexports)) return false;
+    if (!Number.isSafeInteger(e.line)) return false;
+  }
+  for (const s of rows.symbols) {
+    if (!isText(s.nodeId) || !isText(s.name) || !isText(s.kind) || typeof s.exported !== 'boolean' || !Number.isSafeInteger(s.line)) return false;
+  }
+  for (const x of rows.externals) {
+    if (!isText(x.nodeId) || !isText(x.package) || !isText(x.specifier) || !isText(x.kind) || !Number.isSafeInteger(x.line)) return false;
+  }
+  for (const u of rows.unresolved) {
+    if (!isText(u.nodeId) || !isText(u.specifier) || !isText(u.kind) || !isText(u.reason) || !Number.isSafeInteger(u.line)) return false;
+  }
+  return true;
+}
+
+/**
+ * The bytes of a new graph.db holding `rows` and `meta`: the same database sql.js writes (see the module comment),
+ * or null when the rows need SQLite's own handling.
+ */
+export function encodeGraphFile(rows: GraphRows, meta: StoreMeta): Buffer | null {
+  if (!storableAsIs(rows)) return null;
+  const { nodes, symbols, externals, unresolved } = rows;
+  const file = new PageFile();
+  file.take(); // page 1: the header and the schema, written last
+  const p = new Payloads(file);
+  const schema: SchemaEntry[] = [];
+  const table = (name: string, root: number) => schema.push({ type: 'table', name, table: name, root, sql: statement(`CREATE TABLE ${name} (`) });
+  const autoIndex = (on: string, n: number, root: number) => schema.push({ type: 'index', name: `sqlite_autoindex_${on}_${n}`, table: on, root, sql: null });
+  /** a rowid table of `records` (rowids from 1, in order) */
+  const rowidTable = <T>(items: readonly T[], record: (item: T) => Value[]) =>
+    writeTable(file, p, items.map((item) => p.add(record(item), TABLE_MAX_LOCAL)), items.map((_, i) => i + 1));
+  /** an index on a rowid table: entries (column, rowid) in BINARY order */
+  const rowidIndex = (column: readonly string[]) => writeIndex(file, p, rowidOrder(column).map((i) => p.add([column[i], i + 1], INDEX_MAX_LOCAL)));
+
+  // nodes: PRIMARY KEY id and UNIQUE path are automatic indexes
+  table('nodes', rowidTable(nodes, (n) => [n.id, n.path, n.kind, n.body]));
+  autoIndex('nodes', 1, rowidIndex(nodes.map((n) => n.id)));
+  autoIndex('nodes', 2, rowidIndex(nodes.map((n) => n.path)));
+
+  // edges: WITHOUT ROWID, so the table is an index b-tree keyed on (source, target, kind) that holds every column
+  const edges = rows.edges;
+  const bySource = textOrder(edges.map((e) => e.source));
+  const byTarget = textOrder(edges.map((e) => e.target));
+  const byKind = textOrder(edges.map((e) => e.kind));
+  const edgeOrder = Array.from(edges, (_, i) => i).sort(
+    (a, b) => bySource(edges[a].source, edges[b].source) || byTarget(edges[a].target, edges[b].target) || byKind(edges[a].kind, edges[b].kind),
+  );
+  for (let i = 1; i < edgeOrder.length; i++) {
+    const a = edges[edgeOrder[i - 1]];
+    const b = edges[edgeOrder[i]];
+    if (a.source === b.source && a.target === b.target && a.kind === b.kind) return null; // INSERT OR REPLACE keeps the last
+  }
+  table('edges', writeIndex(file, p, edgeOrder.map((i) => {
+    const e = edges[i];
+    return p.add([e.source, e.target, e.kind, e.names, e.reexports, e.specifier, e.line], INDEX_MAX_LOCAL);
+  })));
+
+  table('symbols', rowidTable(symbols, (s) => [s.nodeId, s.name, s.kind, s.line, s.exported ? 1 : 0]));
+  table('externals', rowidTable(externals, (x) => [x.nodeId, x.package, x.specifier, x.kind, x.line]));
+  table('unresolved', rowidTable(unresolved, (u) => [u.nodeId, u.specifier, u.kind, u.reason, u.line]));
+  const metaRows: Array<[string, string]> = [
+    [META_KEYS.storeFormatVersion, String(meta.storeFormatVersion)],
+    [META_KEYS.toolVersion, meta.toolVersion],
+    [META_KEYS.builtAt, meta.builtAt],
+  ];
+  table('meta', rowidTable(metaRows, ([key, value]) => [key, value]));
+  autoIndex('meta', 1, rowidIndex(metaRows.map(([key]) => key)));
+
+  // then the explicit indexes, in schema order (as sql.js creates them: tables first, indexes after the rows)
+  const index = (name: string, on: string, root: number) => schema.push({ type: 'index', name, table: on, root, sql: statement(`CREATE INDEX ${name} ON`) });
+  // an index on a WITHOUT ROWID table ends with the primary key columns it does not hold already
+  const targetOrder = Array.from(edges, (_, i) => i).sort(
+    (a, b) => byTarget(edges[a].target, edges[b].target) || bySource(edges[a].source, edges[b].source) || byKind(edges[a].kind, edges[b].kind),
+  );
+  index('edges_target', 'edges', writeIndex(file, p, targetOrder.map((i) => p.add([edges[i].target, edges[i].source, edges[i].kind], INDEX_MAX_LOCAL))));
+  index('symbols_name', 'symbols', rowidIndex(symbols.map((s) => s.name)));
+  index('symbols_node_id', 'symbols', rowidIndex(symbols.map((s) => s.nodeId)));
+  index('externals_package', 'externals', rowidIndex(externals.map((x) => x.package)));
+  index('externals_node_id', 'externals', rowidIndex(externals.map((x) => x.nodeId)));
+  index('unresolved_node_id', 'unresolved', rowidIndex(unresolved.map((u) => u.nodeId)));
+  const laidOut = new Set(schema.map((s) => s.sql));
+  const missing = DDL_STATEMENTS.filter((s) => !laidOut.has(s));
+  if (missing.length > 0) throw new Error(`sqlite-file: schema.ts statements not laid out here: ${missing.map((s) => s.split('\n')[0]).join('; ')}`);
+
+  // page 1: the schema table (one leaf: it is small and fixed), then the file header in front of it
+  const cells: Cell[] = schema.map((s, i) => ({ left: 0, key: i + 1, payload: p.add([s.type, s.name, s.table, s.root, s.sql], TABLE_MAX_LOCAL) }));
+  if (cells.reduce((n, c) => n + cellSize(c, p) + 2, 100 + 8) > USABLE) throw new Error('sqlite-file: the schema does not fit on page 1');
+  layoutPage(file, 1, LEAF_TABLE, cells, 0, p);
+  writeFileHeader(file.page(1), file.count);
+  return file.done();
+}
+
+function writeFileHeader(page: Buffer, pageCount: number): void {
+  page.write('SQLite format 3\0', 0, 'latin1');
+  page.writeUInt16BE(PAGE_SIZE, 16);
+  page[18] = 1; // file format write version: rollback journal
+  page[19] = 1; // read version
+  page[20] = 0; // reserved bytes per page
+  page[21] = 64; // max embedded payload fraction
+  page[22] = 32; // min embedded payload fraction
+  page[23] = 32; // leaf payload fraction
+  page.writeUInt32BE(1, 24); // file change counter
+  page.writeUInt32BE(pageCount, 28);
+  page.writeUInt32BE(0, 32); // first freelist trunk page
+  page.writeUInt32BE(0, 36); // free pages
+  page.writeUInt32BE(1, 40); // schema cookie
+  page.writeUInt32BE(4, 44); // schema format
+  page.writeUInt32BE(0, 48); // default page cache size
+  page.writeUInt32BE(0, 52); // no auto-vacuum
+  page.writeUInt32BE(1, 56); // UTF-8
+  page.writeUInt32BE(0, 60); // user version
+  page.writeUInt32BE(0, 64); // incremental vacuum off
+  page.writeUInt32BE(0, 68); // application id
+  page.writeUInt32BE(1, 92); // version-valid-for: the change counter above
+  page.writeUInt32BE(SQLITE_VERSION_NUMBER, 96);
+}
