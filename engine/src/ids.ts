@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1Hex } from './hash.js';
 import path from 'node:path';
 import type { RelPath } from './types.js';
 
@@ -16,7 +16,7 @@ export function entityId(relPath: RelPath): string {
     .replace(/^-+|-+$/g, '')
     .slice(-MAX_SLUG)
     .replace(/^-+/, '');
-  const hash = createHash('sha1').update(relPath).digest('hex').slice(0, 12);
+  const hash = sha1Hex(relPath).slice(0, 12);
   return `${slug || 'file'}-${hash}`;
 }
 

@@ -1,7 +1,8 @@
 /** loadFile: read one project file, check that it is indexable text, hash it and parse it. */
-import { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import nodePath from 'node:path';
+import { sha1Hex } from '../hash.js';
 import type { KnownFacts, LoadedFile, RelPath, SkipReason } from '../types.js';
 import { parseSource } from './parse-source.js';
 
@@ -14,8 +15,6 @@ export interface LoadFileOptions {
 
 /** How far into a file a NUL byte marks it as binary. */
 const BINARY_PROBE_BYTES = 8192;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const realRoots = new Map<string, string>();
 
@@ -106,15 +105,12 @@ export function loadFile(root: string, path: RelPath, opts: LoadFileOptions): Lo
     return skipped(path, stats, 'unreadable', errorDetail(error));
   }
 
-  const hash = createHash('sha1').update(bytes).digest('hex');
+  const hash = sha1Hex(bytes);
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return skipped(path, stats, 'binary', undefined, hash);
-  let source: string;
-  try {
-    source = utf8.decode(bytes);
-  } catch {
-    return skipped(path, stats, 'non-utf8', undefined, hash);
-  }
-  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
+  // the same check as a fatal TextDecoder, natively and without an exception per bad file
+  if (!isUtf8(bytes)) return skipped(path, stats, 'non-utf8', undefined, hash);
+  let source = bytes.toString('utf8');
+  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1); // the BOM
   if (opts.known && opts.known.hash === hash) return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: opts.known.parsed, reused: true };
   return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseSource(path, source) };
 }

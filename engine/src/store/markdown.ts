@@ -3,7 +3,7 @@
  * detects a Purpose section written by a person or an agent. Output depends only on the input: same view,
  * same bytes.
  */
-import { createHash } from 'node:crypto';
+import { sha1Hex } from '../hash.js';
 import type { Conventions, ExportRecord, FileRecord } from '../types.js';
 
 export type { Conventions } from '../types.js';
@@ -81,7 +81,7 @@ export function normalizePurpose(text: string): string {
 
 /** First 12 hex digits of the sha1 of the (normalized) Purpose text. */
 export function purposeHash(text: string): string {
-  return createHash('sha1').update(normalizePurpose(text), 'utf8').digest('hex').slice(0, 12);
+  return sha1Hex(normalizePurpose(text)).slice(0, 12);
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
