@@ -1,5 +1,5 @@
 import { entityId } from '../ids.js';
-import type { EdgeRow, FileRecord, GraphRows, ImportKind, KnownFacts, LoadedFile, ReexportBinding, ResolvedImport } from '../types.js';
+import type { EdgeRow, FileRecord, GraphRows, ImportKind, KnownFacts, LoadedFile, ReexportBinding, RelPath, ResolvedImport } from '../types.js';
 import type { Resolver } from '../resolve/index.js';
 import { fileType, generatedPurpose } from './classify.js';
 
@@ -111,14 +111,17 @@ export function knownFactsOf(records: { get(path: string): FileRecord | undefine
  * How a project's imports resolved: `imports` that reached a project file, the `edges` they make (one per source,
  * target and kind, as graph.db and summary.md count them), and `unresolved` imports.
  */
-export function importCounts(records: Iterable<FileRecord>): { imports: number; edges: number; unresolved: number } {
+export function importCounts(
+  records: Iterable<FileRecord>,
+  edgesFor: (r: FileRecord) => readonly FileEdge[] = edgesOf,
+): { imports: number; edges: number; unresolved: number } {
   const counts = { imports: 0, edges: 0, unresolved: 0 };
   for (const r of records) {
     for (const i of r.imports) {
       if (i.resolved.kind === 'file') counts.imports++;
       else if (i.resolved.kind === 'unresolved') counts.unresolved++;
     }
-    counts.edges += edgesOf(r).length;
+    counts.edges += edgesFor(r).length;
   }
   return counts;
 }
@@ -162,15 +165,22 @@ export function nodeBody(r: FileRecord): string {
   });
 }
 
-/** The graph.db rows of a set of records. */
-export function rowsOf(records: Iterable<FileRecord>): GraphRows {
+/**
+ * The graph.db rows of a set of records. A caller that has the edges at hand already (a full build's edge index)
+ * passes them in `edgesFor`, and the ids of their targets in `idOf`.
+ */
+export function rowsOf(
+  records: Iterable<FileRecord>,
+  edgesFor: (r: FileRecord) => readonly FileEdge[] = edgesOf,
+  idOf: (path: RelPath) => string = entityId,
+): GraphRows {
   const rows: GraphRows = { nodes: [], edges: [], symbols: [], externals: [], unresolved: [] };
   for (const r of records) {
     rows.nodes.push({ id: r.id, path: r.path, kind: 'file', body: nodeBody(r) });
-    for (const e of edgesOf(r)) {
+    for (const e of edgesFor(r)) {
       const edge: EdgeRow = {
         source: r.id,
-        target: entityId(e.target),
+        target: idOf(e.target),
         kind: e.kind,
         names: JSON.stringify(e.names),
         reexports: e.reexports ? JSON.stringify(e.reexports) : null,

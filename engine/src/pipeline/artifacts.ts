@@ -10,6 +10,7 @@ import { patchGraphDb, writeGraphDb, writeFileAtomic, writePagesInBackground, wr
 import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
+import { entityId } from '../ids.js';
 import { perfMark } from '../perf.js';
 import type { ProjectState } from './project-state.js';
 
@@ -140,8 +141,8 @@ function entityFolderListing(dir: string): string[] | null {
   }
 }
 
-/** Writes all four artefacts from scratch and removes entity files of files that are gone. */
-export async function writeAllArtifacts(state: ProjectState, builtAt: string): Promise<void> {
+/** Writes all four artefacts from scratch and removes entity files of files that are gone. Returns the edges it wrote. */
+export async function writeAllArtifacts(state: ProjectState, builtAt: string): Promise<EdgeIndex> {
   const paths = intelPaths(state.root);
   const lap = perfMark();
   /** the pages on disk, read once: for manual purposes, and to leave pages whose content did not change alone */
@@ -166,7 +167,8 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   // the pages are written on a thread while graph.db is built here: one waits on the disk, the other on the CPU
   const pagesWritten = writePagesInBackground(paths.entities, pages, fresh);
   pagesWritten.catch(() => {}); // awaited below; a graph.db failure must not leave it unobserved
-  await writeGraphDb(paths.graph, rowsOf(state.records.values()), meta(builtAt));
+  const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
+  await writeGraphDb(paths.graph, rows, meta(builtAt));
   lap('write: graph.db');
   await pagesWritten;
   lap('write: entities (rest)');
@@ -177,6 +179,7 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   lap('write: summary');
   await writeIndexDocument(state, builtAt);
   lap('write: index.json');
+  return edges;
 }
 
 /**

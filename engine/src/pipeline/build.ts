@@ -97,11 +97,11 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
 
   const builtAt = new Date().toISOString();
   progress('write', 0, 1);
-  await writeAllArtifacts(state, builtAt);
+  const written = await writeAllArtifacts(state, builtAt);
   progress('write', 1, 1);
   lap('write');
 
-  const { imports, edges, unresolved } = importCounts(records.values());
+  const { imports, edges, unresolved } = importCounts(records.values(), (r) => written.out.get(r.path) ?? []);
   const all = [...records.values()];
   // files whose content hash matched their record were loaded but not parsed: they count as unchanged
   const parsed = loaded.filter((l) => !('reused' in l)).length;
