@@ -40,6 +40,8 @@ type Value = string | number | null;
 // ---------------------------------------------------------------- varints and records
 
 function varintLength(v: number): number {
+  if (v < 128) return 1;
+  if (v < 16384) return 2;
   let n = 1;
   while (v >= 128) {
     v = Math.floor(v / 128);
@@ -50,6 +52,10 @@ function varintLength(v: number): number {
 
 /** SQLite's varint (7 bits a byte, high bit set on every byte but the last) for 0 ≤ v < 2^53. */
 function putVarint(buf: Buffer, at: number, v: number): number {
+  if (v < 128) {
+    buf[at] = v;
+    return at + 1;
+  }
   const n = varintLength(v);
   for (let i = n - 1; i >= 0; i--) {
     buf[at + i] = (v % 128) | (i === n - 1 ? 0 : 0x80);
@@ -71,6 +77,21 @@ function integerType(v: number): number {
 }
 
 const INTEGER_SIZE = [0, 1, 2, 3, 4, 6, 8, 0, 0, 0];
+
+/** Big-endian 16- and 32-bit numbers written byte by byte: Buffer's writeUInt*BE check their arguments on every call. */
+function put16(buf: Buffer, at: number, v: number): number {
+  buf[at] = v >>> 8;
+  buf[at + 1] = v & 0xff;
+  return at + 2;
+}
+
+function put32(buf: Buffer, at: number, v: number): number {
+  buf[at] = v >>> 24;
+  buf[at + 1] = (v >>> 16) & 0xff;
+  buf[at + 2] = (v >>> 8) & 0xff;
+  buf[at + 3] = v & 0xff;
+  return at + 4;
+}
 
 /** Below this length a string is measured and copied in JavaScript: cheaper than a call into Buffer's C++ for names. */
 const SHORT_TEXT = 48;
@@ -251,21 +272,21 @@ function layoutPage(file: PageFile, n: number, type: number, cells: readonly Cel
   for (const cell of cells) {
     content -= cellSize(cell, p);
     let at = content;
-    if (cell.left) at = page.writeUInt32BE(cell.left, at);
+    if (cell.left) at = put32(page, at, cell.left);
     if (cell.payload >= 0) at = putVarint(page, at, p.size[cell.payload]);
     if (cell.key >= 0) at = putVarint(page, at, cell.key);
     if (cell.payload >= 0) {
       const start = p.start[cell.payload];
       at = copyBytes(p.bytes, start, start + p.local[cell.payload], page, at);
-      if (p.overflow[cell.payload]) page.writeUInt32BE(p.overflow[cell.payload], at);
+      if (p.overflow[cell.payload]) put32(page, at, p.overflow[cell.payload]);
     }
-    pointer = page.writeUInt16BE(content, pointer);
+    pointer = put16(page, pointer, content);
   }
   if (pointer > content) throw new Error('sqlite-file: page overflow'); // a packing bug, never bad input
   page[headerAt] = type;
-  page.writeUInt16BE(cells.length, headerAt + 3);
-  page.writeUInt16BE(content, headerAt + 5);
-  if (interior) page.writeUInt32BE(right, headerAt + 8);
+  put16(page, headerAt + 3, cells.length);
+  put16(page, headerAt + 5, content);
+  if (interior) put32(page, headerAt + 8, right);
 }
 
 interface PendingPage {
