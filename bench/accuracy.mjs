@@ -2,7 +2,7 @@
 // (A) Accuracy: our file-to-file edges vs dependency-cruiser's on the pinned corpora.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCliBuilt, parseArgs, readJson, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { OUR_CLI_REL, ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCliBuilt, parseArgs, readJson, rmrf, runMain, writeJson } from './lib/common.mjs';
 import { CORPORA, ensureCorpus, selectCorpora, corpusStamp } from './corpora.mjs';
 import { ensureTools, TOOLS } from './tools.mjs';
 import { measure, tailLog } from './lib/measure.mjs';
@@ -29,7 +29,7 @@ Usage: node bench/accuracy.mjs [options]
 on a private copy, runs our full build on another copy, reads our graph.db with sql.js, and compares unique
 (source, target) file pairs restricted to the source files both tools scanned. Writes
 bench/.work/results/accuracy.json and the accuracy part of bench/RESULTS.md.
-Without a built engine (dist/installer/src/cli.js) only dependency-cruiser's side and the harness self-check run.`;
+Without a built CLI (package.json "bin", dist/cli/cli.js: npm run build) only dependency-cruiser's side and the harness self-check run.`;
 
 const SPEC = {
   corpora: { type: 'string', default: 'all', help: `comma list (${CORPORA.map((c) => c.name).join(',')}) or all` },
@@ -61,7 +61,7 @@ export async function runAccuracy(opts) {
     tools: TOOLS,
     verdictVariant: VERDICT_VARIANT,
     bar: BAR,
-    ours: built ? 'built' : opts['skip-ours'] ? 'skipped (--skip-ours)' : 'not built (dist/installer/src/cli.js missing)',
+    ours: built ? 'built' : opts['skip-ours'] ? 'skipped (--skip-ours)' : `not built (${OUR_CLI_REL} missing)`,
     corpora: [],
   };
   for (const c of corpora) {

@@ -2,7 +2,7 @@
 // Runs every engine bench (each in its own child process) and rewrites the engine section of bench/RESULTS.md.
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { BENCH_DIR, ROOT, log, ourCliBuilt, parseArgs, runMain, UsageError } from './lib/common.mjs';
+import { BENCH_DIR, OUR_CLI_REL, ROOT, log, ourCliBuilt, parseArgs, runMain, UsageError } from './lib/common.mjs';
 import { ensureTools } from './tools.mjs';
 import { ensureCorpora, CORPORA } from './corpora.mjs';
 import { updateResultsMd } from './lib/write-results.mjs';
@@ -37,7 +37,7 @@ runMain(async () => {
   const only = opts.only.split(',').map((s) => s.trim()).filter(Boolean);
   for (const b of only) if (!BENCHES.includes(b)) throw new UsageError(`unknown bench ${b}`);
   if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5, 'hook-runs': 5, 'skeleton-runs': 1 });
-  if (!ourCliBuilt()) log('run: dist/installer/src/cli.js is missing (run `npx tsc -p tsconfig.json`): our side will be reported as not built');
+  if (!ourCliBuilt()) log(`run: ${OUR_CLI_REL} is missing (run npm run build): our side will be reported as not built`);
   ensureTools();
   ensureCorpora(CORPORA);
   const args = {

@@ -2,7 +2,7 @@
 // (B) Speed and (C) memory of a full build: ours vs dependency-cruiser vs @colbymchenry/codegraph.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCliBuilt, parseArgs, rmrf, runMain, UsageError } from './lib/common.mjs';
+import { OUR_CLI_REL, ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCliBuilt, parseArgs, rmrf, runMain, UsageError } from './lib/common.mjs';
 import { CORPORA, ensureCorpus, selectCorpora, corpusStamp } from './corpora.mjs';
 import { codegraphBin, codegraphEnv, ensureTools, TOOLS } from './tools.mjs';
 import { defaultMethod, measure, tailLog } from './lib/measure.mjs';
@@ -66,7 +66,7 @@ export async function runSpeed(opts) {
   for (const t of tools) if (!ALL_TOOLS.includes(t)) throw new UsageError(`unknown tool ${t}`);
   const built = ourCliBuilt();
   if (!built) {
-    log('speed: our CLI is not built (dist/installer/src/cli.js missing): measuring dependency-cruiser and codegraph only');
+    log(`speed: our CLI is not built (${OUR_CLI_REL} missing, run npm run build): measuring dependency-cruiser and codegraph only`);
     tools = tools.filter((t) => !t.startsWith('ours'));
   }
   const cgBin = codegraphBin();

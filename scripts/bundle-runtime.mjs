@@ -6,17 +6,18 @@
 //   mcp-server.js, chunks/                             the MCP server with the engine and the SDK, ESM split at the engine's
 //                                                      lazy imports (the build pipeline loads only to drain a journal)
 //   parse-worker.js                                    the engine's parse worker thread (engine/src/parse/worker.ts), for both
-// Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
-// createRequire, which esbuild cannot follow, and pool.ts starts ./worker.js beside itself, which in a bundle would
-// be the wrong file.
 //   sql-wasm.wasm                                      sql.js's wasm (engine/src/store/sqlite.ts finds it next to or above the bundle)
 //   package.json ({"type":"module"}), VERSION
+// Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
+// createRequire, which esbuild cannot follow, and pool.ts starts ./worker.js beside itself, which in a bundle would
+// be the wrong file (scripts/lib/esbuild-engine.mjs, shared with the CLI bundle of scripts/bundle-cli.mjs).
 // Part of `npm run build`, after tsc and bundle-hooks.mjs.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adaptEngine, esmOptions } from './lib/esbuild-engine.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist', 'runtime');
@@ -25,44 +26,8 @@ const staging = `${out}.tmp-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(path.join(staging, 'hooks'), { recursive: true });
 
-/** Rewrites the two engine spots above; `parseWorker` is the parse worker's path relative to the bundle (null: found at run time). */
-const adapt = (parseWorker) => ({
-  name: 'gsd-adapt-engine',
-  setup(b) {
-    b.onLoad({ filter: /engine[\\/]src[\\/]parse[\\/](parse-ast|pool)\.ts$/ }, async (args) => {
-      let text = readFileSync(args.path, 'utf8');
-      const before = text;
-      if (args.path.endsWith('parse-ast.ts')) text = text.replace("createRequire(import.meta.url)('@babel/parser')", "require('@babel/parser')");
-      else {
-        // a split chunk does not know its folder at build time: look beside it, then one folder up
-        const where = parseWorker ?? "(require('node:fs').existsSync(new URL('./parse-worker.js', here)) ? './parse-worker.js' : '../parse-worker.js')";
-        text = text.replace("here.endsWith('.ts') ? './worker.ts' : './worker.js'", parseWorker ? JSON.stringify(parseWorker) : where);
-      }
-      if (text === before) throw new Error(`bundle-runtime: ${args.path} changed; update the rewrite in scripts/bundle-runtime.mjs`);
-      return { contents: text, loader: 'ts' };
-    });
-  },
-});
-
-const esm = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // sql.js and other CommonJS dependencies call require() for node built-ins
-  // (and sql.js's Node loader reads __dirname, which ESM has not)
-  banner: {
-    js: [
-      "import { createRequire as __gsdCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __gsdFileURLToPath } from 'node:url';",
-      'const require = __gsdCreateRequire(import.meta.url);',
-      'const __filename = __gsdFileURLToPath(import.meta.url);',
-      "const __dirname = __gsdFileURLToPath(new URL('.', import.meta.url));",
-    ].join(' '),
-  },
-  logLevel: 'warning',
-  legalComments: 'none',
-};
+const adapt = adaptEngine;
+const esm = esmOptions;
 await Promise.all([
   build({ ...esm, plugins: [adapt('../parse-worker.js')], entryPoints: [path.join(root, 'hooks', 'src', 'worker.ts')], outfile: path.join(staging, 'hooks', 'worker.js') }),
   // split at the engine's dynamic imports: the pipeline (babel, resolver, writers) loads only when a journal is drained,

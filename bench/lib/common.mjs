@@ -11,8 +11,13 @@ export const TOOLS_DIR = path.join(BENCH_DIR, '.tools');
 export const CORPORA_DIR = path.join(BENCH_DIR, '.corpora');
 export const WORK_DIR = path.join(BENCH_DIR, '.work');
 export const RESULTS_MD = path.join(BENCH_DIR, 'RESULTS.md');
-/** Our CLI and engine entry points, as built by `npx tsc -p tsconfig.json` from ROOT. */
-export const OUR_CLI = path.join(ROOT, 'dist', 'installer', 'src', 'cli.js');
+/**
+ * Our CLI and engine entry points, as built by `npm run build` from ROOT: the CLI is package.json "bin" (the esbuild
+ * bundle dist/cli/cli.js, what an installed package runs); the engine is tsc output, imported by the in-process benches.
+ */
+export const OUR_CLI = path.join(ROOT, JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin['get-shit-done-cc']);
+/** OUR_CLI relative to ROOT, for messages. */
+export const OUR_CLI_REL = path.relative(ROOT, OUR_CLI);
 export const OUR_ENGINE = path.join(ROOT, 'dist', 'engine', 'src', 'index.js');
 
 /** File extensions both tools scan (.d.ts / .d.mts / .d.cts are covered by .ts / .mts / .cts). */

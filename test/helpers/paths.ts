@@ -20,3 +20,6 @@ export const repoRoot = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)
 export function fixture(...parts: string[]): string {
   return path.join(repoRoot, 'test', 'fixtures', ...parts);
 }
+
+/** The CLI as installed: package.json "bin" (the esbuild bundle dist/cli/cli.js made by `npm run build`). */
+export const cliPath = path.join(repoRoot, (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['get-shit-done-cc']!);

@@ -161,14 +161,14 @@ describe('PostToolUse hook (built, spawned with Claude Code payloads)', () => {
 
   it('readers drain first: the CLI query sees an edit recorded a moment ago', async () => {
     const { spawnSync } = await import('node:child_process');
-    const { repoRoot } = await import('../helpers/paths.js');
+    const { cliPath } = await import('../helpers/paths.js');
     const { appendJournal } = await import('../../engine/src/index.js');
     const p = tempProject({ 'a.ts': 'export const a = 1;\n' });
     await buildIntel(p);
     writeFile(p, 'b.ts', "import { a } from './a.js';\nexport const b = a;\n");
     // recorded the way the hook records it, but with no worker started: only the reader can apply it
     appendJournal(p, [{ path: path.join(p, 'b.ts'), at: Date.now(), source: 'test' }]);
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'installer', 'src', 'cli.js'), 'intel', 'query', 'deps', 'b.ts', '--json'], { cwd: p, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cliPath, 'intel', 'query', 'deps', 'b.ts', '--json'], { cwd: p, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.ok(r.stdout.includes('a.ts'));
     assert.equal(hasPendingJournal(p), false);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../helpers/paths.js';
+import { cliPath, repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 
-const CLI = path.join(repoRoot, 'dist', 'installer', 'src', 'cli.js');
+const CLI = cliPath;
 
 function cli(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });

@@ -16,11 +16,11 @@ import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { everywhere, presence, waitForWorkers } from '../helpers/hooks.js';
 import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
-import { repoRoot } from '../helpers/paths.js';
+import { cliPath, repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
 
 const BIN = path.join(process.env.GSD_CLAUDE_CACHE ?? path.join(os.homedir(), '.cache', 'get-shit-done-cc', 'claude-2.1.330'), 'node_modules', '.bin', 'claude');
-const CLI = path.join(repoRoot, 'dist', 'installer', 'src', 'cli.js');
+const CLI = cliPath;
 const temps: string[] = [];
 let mock: MessagesMock | undefined;
 after(async () => {

@@ -1,8 +1,7 @@
 /**
  * `get-shit-done-cc install | uninstall | doctor`, the built CLI spawned against a temporary HOME (and
  * CLAUDE_CONFIG_DIR) and a temporary project. PATH holds node only, never `claude`, so the MCP server is
- * registered by editing ~/.claude.json. Needs dist/ and dist/runtime/ (npx tsc -p tsconfig.json &&
- * node scripts/bundle-hooks.mjs && node scripts/bundle-runtime.mjs).
+ * registered by editing ~/.claude.json. Needs dist/cli/ and dist/runtime/ (npm run build).
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -10,11 +9,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { repoRoot } from '../helpers/paths.js';
+import { cliPath, repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 import { HOOKS, payload, presence, runHookProcess, waitForWorkers, everywhere } from '../helpers/hooks.js';
 
-const CLI = path.join(repoRoot, 'dist', 'installer', 'src', 'cli.js');
+const CLI = cliPath;
 const RUNTIME = path.join(repoRoot, 'dist', 'runtime', 'mcp-server.js');
 const temps: string[] = [];
 after(() => {
