@@ -9,16 +9,17 @@ import { updateResultsMd } from './lib/write-results.mjs';
 import { updateHooksResultsMd } from './lib/hooks-results.mjs';
 import { updateMcpResults } from './lib/mcp-results.mjs';
 import { updateSkeletonResultsMd } from './skeleton.mjs';
+import { updateGraphDbResultsMd } from './graphdb.mjs';
 
-const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton'];
+const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb'];
 
 const USAGE = `
 Usage: node bench/run.mjs [options]      (npm run bench = npm run build && node bench/run.mjs)
 
 Installs the pinned tools (bench/tools.mjs) and corpora (bench/corpora.mjs), then runs
-bench/accuracy.mjs, bench/speed.mjs, bench/incremental.mjs, bench/mcp.mjs, bench/hooks.mjs and bench/skeleton.mjs one
-after the other, each as a child process, and rewrites bench/RESULTS.md between <!-- engine:start --> and
-<!-- engine:end --> (and the mcp, hooks and skeleton markers).
+bench/accuracy.mjs, bench/speed.mjs, bench/incremental.mjs, bench/mcp.mjs, bench/hooks.mjs, bench/skeleton.mjs and
+bench/graphdb.mjs one after the other, each as a child process, and rewrites bench/RESULTS.md between
+<!-- engine:start --> and <!-- engine:end --> (and the mcp, hooks, skeleton and graphdb markers).
 Exits non-zero only when a script itself fails, never because a bar is missed (verdicts are in RESULTS.md).`;
 
 const SPEC = {
@@ -29,14 +30,15 @@ const SPEC = {
   iterations: { type: 'number', default: 30, help: 'incremental: modify iterations' },
   'hook-runs': { type: 'number', default: 30, help: 'hooks: measured rounds per case' },
   'skeleton-runs': { type: 'number', default: 3, help: 'skeleton: timed runs per corpus and mode' },
-  quick: { type: 'boolean', default: false, help: 'smoke run: --runs 1 --warmup 0 --iterations 5 --hook-runs 5 --skeleton-runs 1' },
+  'graphdb-runs': { type: 'number', default: 7, help: 'graphdb: rounds (one child per writer each)' },
+  quick: { type: 'boolean', default: false, help: 'smoke run: --runs 1 --warmup 0 --iterations 5 --hook-runs 5 --skeleton-runs 1 --graphdb-runs 1' },
 };
 
 runMain(async () => {
   const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
   const only = opts.only.split(',').map((s) => s.trim()).filter(Boolean);
   for (const b of only) if (!BENCHES.includes(b)) throw new UsageError(`unknown bench ${b}`);
-  if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5, 'hook-runs': 5, 'skeleton-runs': 1 });
+  if (opts.quick) Object.assign(opts, { runs: 1, warmup: 0, iterations: 5, 'hook-runs': 5, 'skeleton-runs': 1, 'graphdb-runs': 1 });
   if (!ourCliBuilt()) log(`run: ${OUR_CLI_REL} is missing (run npm run build): our side will be reported as not built`);
   ensureTools();
   ensureCorpora(CORPORA);
@@ -47,6 +49,7 @@ runMain(async () => {
     mcp: opts.quick ? ['--runs', '5', '--warmup', '1', '--start-runs', '3'] : [],
     hooks: ['--runs', String(opts['hook-runs'])],
     skeleton: ['--runs', String(opts['skeleton-runs'])],
+    graphdb: ['--runs', String(opts['graphdb-runs'])],
   };
   const failed = [];
   for (const b of only) {
@@ -61,6 +64,7 @@ runMain(async () => {
   if (only.includes('mcp')) updateMcpResults();
   if (only.includes('hooks')) updateHooksResultsMd();
   if (only.includes('skeleton')) updateSkeletonResultsMd();
+  if (only.includes('graphdb')) updateGraphDbResultsMd();
   if (failed.length) {
     log(`run: failed: ${failed.join(', ')}`);
     return 1;
