@@ -44,6 +44,70 @@ const NO_END = new Set(['in', 'instanceof', 'typeof', 'new', 'void', 'delete', '
 const NEEDS_OPERAND = new Set(['+', '-', '*', '/', '%', '=', '==', '&', '|', '^', '~', '.', '?.', '...']);
 const CLOSERS = new Set([')', ']', '}', ';']);
 const OPENERS = new Set(['{', '(', '[', '${']);
+
+/** OPENERS.has(t) for the text of a punctuator, by its first character: no other punctuator starts like one of them. */
+function isOpener(t: string): boolean {
+  const c = t.charCodeAt(0);
+  return c === 123 || c === 40 || c === 91 || c === 36;
+}
+
+/** NEEDS_OPERAND.has(t) for the text of a punctuator: its one-character members by character code, then the others. */
+const NEEDS_OPERAND_CHAR = new Uint8Array(128);
+for (const t of NEEDS_OPERAND) if (t.length === 1) NEEDS_OPERAND_CHAR[t.charCodeAt(0)] = 1;
+function needsOperand(t: string): boolean {
+  return t.length === 1 ? NEEDS_OPERAND_CHAR[t.charCodeAt(0)] === 1 : NEEDS_OPERAND.has(t);
+}
+
+/** `text` has a line break other than `\n` and `\r\n` (`/\r(?!\n)|[\u2028\u2029]/`, without a regular expression's pass). */
+function otherLineBreaks(text: string): boolean {
+  for (let j = text.indexOf('\r'); j !== -1; j = text.indexOf('\r', j + 1)) if (text.charCodeAt(j + 1) !== 10) return true;
+  return text.indexOf('\u2028') !== -1 || text.indexOf('\u2029') !== -1;
+}
+
+/** Line numbers (lines counted at `\n` only) of ascending offsets in a text, found in one forward pass. */
+class LineCounter {
+  private line = 1;
+  private pos = 0;
+  /** the first `\n` at or after `pos`, -1 when there is none */
+  private nextLf: number;
+
+  constructor(private readonly text: string) {
+    this.nextLf = text.indexOf('\n');
+  }
+
+  /** The line at `offset`: the line at the previous offset plus the `\n`s between them (none if `offset` is before). */
+  at(offset: number): number {
+    if (offset >= this.pos) {
+      let nextLf = this.nextLf;
+      while (nextLf !== -1 && nextLf < offset) {
+        this.line++;
+        nextLf = this.text.indexOf('\n', nextLf + 1);
+      }
+      this.nextLf = nextLf;
+    } else this.nextLf = this.text.indexOf('\n', offset);
+    this.pos = offset;
+    return this.line;
+  }
+}
+
+/**
+ * The per-token arrays of SkeletonReader, reused from file to file (a reader runs synchronously, one at a time):
+ * allocating four typed arrays per file cost more than filling them.
+ */
+let scratchSize = 0;
+let scratchMatch = new Int32Array(0);
+let scratchDepth = new Int32Array(0);
+let scratchLines = new Int32Array(0);
+let scratchNewline = new Uint8Array(0);
+
+function reserveScratch(n: number): void {
+  if (n <= scratchSize) return;
+  scratchSize = Math.max(n, scratchSize * 2, 1024);
+  scratchMatch = new Int32Array(scratchSize);
+  scratchDepth = new Int32Array(scratchSize);
+  scratchLines = new Int32Array(scratchSize);
+  scratchNewline = new Uint8Array(scratchSize);
+}
 const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 /** Before a `{` in a type, these make it a type literal, not a body. */
 const TYPE_BEFORE_BRACE = new Set([':', '|', '&', ',', '<', '=>', '(', '[', '?', '=', 'is', 'keyof', 'typeof', 'extends', 'infer', 'readonly', 'asserts', 'unique']);
@@ -102,10 +166,12 @@ class SkeletonReader {
     this.texts = tokens.texts;
     this.n = this.kinds.length;
     this.typed = dialect !== 'js';
-    this.match = new Int32Array(this.n).fill(-1);
-    this.depth = new Int32Array(this.n);
-    this.lines = new Int32Array(this.n);
-    this.newline = new Uint8Array(this.n);
+    reserveScratch(this.n);
+    // every entry of the last three is written by index()
+    this.match = scratchMatch.subarray(0, this.n).fill(-1);
+    this.depth = scratchDepth.subarray(0, this.n);
+    this.lines = scratchLines.subarray(0, this.n);
+    this.newline = scratchNewline.subarray(0, this.n);
     this.comments = tokens.comments;
     this.index();
   }
@@ -113,26 +179,21 @@ class SkeletonReader {
   /** Bracket matching, depths, lines; and the operand check. */
   private index(): void {
     const open: number[] = [];
-    let line = 1;
-    let pos = 0;
+    const lines = new LineCounter(this.text);
     let lastEndLine = 0;
     for (let i = 0; i < this.n; i++) {
       const start = this.starts[i];
-      line = this.countLines(pos, start, line);
-      pos = start;
+      const line = lines.at(start);
       this.lines[i] = line;
       this.newline[i] = i > 0 && line !== lastEndLine ? 1 : 0;
       // multi-line tokens (templates) end on a later line
-      const end = this.kinds[i] === Tok.Punct ? start + this.texts[i].length : this.ends[i];
-      line = this.countLines(pos, end, line);
-      pos = end;
-      lastEndLine = line;
+      lastEndLine = lines.at(this.kinds[i] === Tok.Punct ? start + this.texts[i].length : this.ends[i]);
       if (this.kinds[i] !== Tok.Punct) {
         this.depth[i] = open.length;
         continue;
       }
       const t = this.texts[i];
-      if (OPENERS.has(t)) {
+      if (isOpener(t)) {
         this.depth[i] = open.length;
         open.push(i);
       } else if (t === ')' || t === ']' || t === '}') {
@@ -144,18 +205,12 @@ class SkeletonReader {
       } else {
         this.depth[i] = open.length;
       }
-      if (NEEDS_OPERAND.has(t)) {
+      if (needsOperand(t)) {
         const next = i + 1 < this.n && this.kinds[i + 1] === Tok.Punct ? this.texts[i + 1] : null;
         if (i + 1 >= this.n || (next !== null && CLOSERS.has(next))) unsupported();
       }
     }
     if (open.length > 0) unsupported();
-  }
-
-  private countLines(from: number, to: number, line: number): number {
-    const text = this.text;
-    for (let j = text.indexOf('\n', from); j !== -1 && j < to; j = text.indexOf('\n', j + 1)) line++;
-    return line;
   }
 
   // ------------------------------------------------------------ token helpers
@@ -228,7 +283,7 @@ class SkeletonReader {
         if (t === ';') return stopAtComma ? j : j + 1;
         if (stopAtComma && t === ',') return j;
         if (t === '}' || t === ')' || t === ']') return j; // the end of an enclosing group
-        if (OPENERS.has(t)) {
+        if (isOpener(t)) {
           j = this.match[j] + 1;
           continue;
         }
@@ -240,7 +295,7 @@ class SkeletonReader {
 
   /** The next `,` from `j` at this bracket level (brackets in between skipped whole), or `close`. */
   private nextComma(j: number, close: number): number {
-    while (j < close && !this.isPunct(j, ',')) j = this.kinds[j] === Tok.Punct && OPENERS.has(this.texts[j]) ? this.match[j] + 1 : j + 1;
+    while (j < close && !this.isPunct(j, ',')) j = this.kinds[j] === Tok.Punct && isOpener(this.texts[j]) ? this.match[j] + 1 : j + 1;
     return j;
   }
 
@@ -259,7 +314,7 @@ class SkeletonReader {
       else if (t === '>') {
         level--;
         if (level === 0) return j + 1;
-      } else if (OPENERS.has(t)) j = this.match[j];
+      } else if (isOpener(t)) j = this.match[j];
       else if (t === ';' || t === ')' || t === ']' || t === '}') unsupported();
     }
     return unsupported();
@@ -283,7 +338,7 @@ class SkeletonReader {
         const typeLiteral = before >= 0 && (angles > 0 || TYPE_BEFORE_BRACE.has(this.texts[before]));
         if (!typeLiteral) return this.match[j] + 1;
         j = this.match[j];
-      } else if (OPENERS.has(t)) j = this.match[j];
+      } else if (isOpener(t)) j = this.match[j];
       else if (t === '}' || t === ')' || t === ']') return j;
     }
     return this.n;
@@ -326,7 +381,7 @@ class SkeletonReader {
 
   read(): ParsedFile {
     // lines are counted at \n only
-    if (/\r(?!\n)|[\u2028\u2029]/.test(this.text)) unsupported();
+    if (otherLineBreaks(this.text)) unsupported();
     if (this.dialect === 'js' && /@flow\b/.test(this.text.slice(0, 2048))) unsupported();
     let i = 0;
     const directives: number[] = [];
@@ -549,7 +604,7 @@ class SkeletonReader {
       if (t === '<') angles++;
       else if (t === '>') {
         if (angles > 0) angles--;
-      } else if (OPENERS.has(t)) j = this.match[j];
+      } else if (isOpener(t)) j = this.match[j];
       else if (t === ')' || t === ']' || t === '}') return j;
       else if (angles === 0 && (t === '=' || t === ',' || t === ';')) return j;
     }
@@ -582,7 +637,7 @@ class SkeletonReader {
     for (let k = from; k < to; k++) {
       if (this.kinds[k] !== Tok.Punct) continue;
       const t = this.texts[k];
-      if (OPENERS.has(t)) k = this.match[k];
+      if (isOpener(t)) k = this.match[k];
       else if (t === '<') balance++;
       else if (t === '>' && !(this.isPunct(k + 1, '=') && this.ends[k] === this.starts[k + 1])) {
         balance--;
@@ -1149,23 +1204,22 @@ class SkeletonReader {
   private result(directives: number[], bodyStart: number | null): ParsedFile {
     // symbols, de-duplicated by kind and name; a name declared twice is left to babel unless TypeScript merges it
     const symbols: SymbolRecord[] = [];
-    const byKey = new Map<string, SymbolRecord>();
-    const byName = new Map<string, SymbolKind[]>();
+    // by name: the kinds it is declared as (once per declaration), and its records (one per kind)
+    const byName = new Map<string, { kinds: SymbolKind[]; records: SymbolRecord[] }>();
     for (const { declared, exported } of this.declared) {
-      const kinds = byName.get(declared.name) ?? [];
-      kinds.push(declared.kind);
-      byName.set(declared.name, kinds);
-      const key = `${declared.kind}:${declared.name}`;
-      const previous = byKey.get(key);
+      let named = byName.get(declared.name);
+      if (named === undefined) byName.set(declared.name, (named = { kinds: [], records: [] }));
+      named.kinds.push(declared.kind);
+      const previous = named.records.find((r) => r.kind === declared.kind);
       if (previous) {
         previous.exported ||= exported;
         continue;
       }
       const record: SymbolRecord = { name: declared.name, kind: declared.kind, line: declared.line, exported };
-      byKey.set(key, record);
+      named.records.push(record);
       symbols.push(record);
     }
-    for (const kinds of byName.values()) {
+    for (const { kinds } of byName.values()) {
       if (kinds.length < 2) continue;
       const values = kinds.filter((k) => k === 'const' || k === 'variable' || k === 'class').length;
       if (!this.typed || values > 1 || (values === 1 && kinds.some((k) => k === 'function' || k === 'enum'))) unsupported();
@@ -1227,15 +1281,12 @@ class SkeletonReader {
   /** What doc-comment.ts reads of a babel File: the comments and where the first statements start. */
   private fileForComments(directives: number[], bodyStart: number | null): File {
     const comments = [];
-    let line = 1;
-    let pos = 0;
+    const lines = new LineCounter(this.text);
     for (let k = 0; k < this.comments.length; k += 2) {
       const start = this.comments[k];
       const end = this.comments[k + 1];
-      line = this.countLines(pos, start, line);
-      const startLine = line;
-      line = this.countLines(start, end, line);
-      pos = end;
+      const startLine = lines.at(start);
+      const line = lines.at(end);
       const block = this.text.charCodeAt(start + 1) === 42;
       comments.push({
         type: block ? 'CommentBlock' : 'CommentLine',
