@@ -168,6 +168,7 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   const pagesWritten = writePagesInBackground(paths.entities, pages, fresh);
   pagesWritten.catch(() => {}); // awaited below; a graph.db failure must not leave it unobserved
   const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
+  lap('write: graph.db rows');
   await writeGraphDb(paths.graph, rows, meta(builtAt));
   lap('write: graph.db');
   await pagesWritten;
