@@ -603,7 +603,9 @@ class ProjectResolver implements Resolver {
 
     const { name, subpath } = splitPackageSpecifier(spec);
     const scope = this.packageScope(ctx.dir);
-    if (scope !== null && scope.name === name) return this.resolvePackage(ctx, scope, subpath);
+    // Node resolves a package's own name only through its "exports" (without them the name is looked up in
+    // node_modules like any other: an installed copy, external here)
+    if (scope !== null && scope.name === name && exportsMapOf(scope) !== null) return this.resolvePackage(ctx, scope, subpath);
     const ws = this.workspacePackage(name);
     if (ws !== null) return this.resolvePackage(ctx, ws, subpath);
 

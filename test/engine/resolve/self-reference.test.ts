@@ -31,3 +31,10 @@ test('./package.json export is an asset', () => {
 test('another package name is external', () => {
   assert.deepEqual(resolver.resolve('@acme/other', 'test/lib.test.ts', 'import'), { kind: 'external', package: '@acme/other' });
 });
+
+test('without "exports" a package does not resolve its own name (Node looks it up in node_modules): external', () => {
+  const plain = createResolver(hostFromDir(fixture('resolve', 'self-reference-no-exports')));
+  assert.deepEqual(plain.resolve('plain-lib', 'lib/a.js', 'require'), { kind: 'external', package: 'plain-lib' });
+  assert.deepEqual(plain.resolve('plain-lib/lib/index.js', 'lib/a.js', 'require'), { kind: 'external', package: 'plain-lib' });
+  assert.deepEqual(plain.resolve('./a', 'lib/index.js', 'require'), file('lib/a.js'));
+});
