@@ -115,7 +115,7 @@ function renderSpeed(r) {
   L.push(...metaLines(r));
   L.push(
     `- Method: each command is a child process; wall = process.hrtime around spawn→exit; CPU = user+sys and peak RSS from ${r.method === 'gnu-time' ? "`/usr/bin/time -f '%e %U %S %M'` (rusage of the child and its waited-for descendants; %M = largest RSS in that tree)" : '/proc/self/stat cutime+cstime deltas and polled VmHWM of the process tree (fallback; /usr/bin/time absent)'}. ` +
-      `Runs alternate between the tools (${r.order.join(' → ')}), ${r.warmup} warm-up round discarded, N = ${r.runs} measured rounds; figures are medians (peak RSS also max). Every tool works on its own copy of the corpus under bench/.work/speed/.`,
+      `Runs alternate between the tools (${r.order.join(' → ')}), \`sync\` before each run (no run pays for the writes of the one before), ${r.warmup} warm-up round discarded, N = ${r.runs} measured rounds; figures are medians (peak RSS also max). Every tool works on its own copy of the corpus under bench/.work/speed/.`,
     `- Commands: ${Object.entries(r.commands).map(([k, v]) => `${k}: ${code(v)}`).join('; ')}`,
     '',
   );
