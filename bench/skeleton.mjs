@@ -19,7 +19,6 @@ export const PARITY_CORPORA = [
   { name: 'vue-runtime-core', pkg: '@vue/runtime-core', version: '3.5.45', kind: 'rollup bundles (cjs, esm-bundler) + .d.ts' },
   { name: 'preact', pkg: 'preact', version: '11.2.0', kind: 'ESM with JSX in .js, UMD/mjs builds' },
   { name: 'react-router', pkg: 'react-router', version: '8.5.1', kind: 'tsup ESM/CJS chunks + .d.ts/.d.mts' },
-  { name: 'webpack', pkg: 'webpack', version: '5.112.2', kind: 'large CommonJS lib + big types.d.ts' },
   { name: 'eslint', pkg: 'eslint', version: '10.15.0', kind: 'CommonJS with many regular expressions' },
   { name: 'jquery', pkg: 'jquery', version: '4.0.0', kind: 'ESM src + UMD builds, regex-heavy' },
   { name: 'moment', pkg: 'moment', version: '2.31.0', kind: 'UMD + ESM src + 130 locales' },
