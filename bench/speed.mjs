@@ -7,14 +7,14 @@ import { OUR_CLI_REL, ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCl
 import { CORPORA, ensureCorpus, selectCorpora, corpusStamp } from './corpora.mjs';
 import { codegraphBin, codegraphEnv, ensureTools, TOOLS } from './tools.mjs';
 import { defaultMethod, measure, tailLog } from './lib/measure.mjs';
-import { depcruiseCommand } from './lib/depcruise-edges.mjs';
+import { depcruiseCommand, depcruiseRecommendedCommand } from './lib/depcruise-edges.mjs';
 import { edgesFromGraphDb, graphDbPath, ourBuildCommand } from './lib/our-edges.mjs';
 import { median, max, min } from './lib/stats.mjs';
 import { saveResult, updateResultsMd } from './lib/write-results.mjs';
 
 export const BARS = { wallVsDepcruise: 4, cpuVsCodegraph: 0.5, rssMB: 300, minFiles: 700 };
 export const BAR_CORPUS = 'zod';
-const ALL_TOOLS = ['ours-cold', 'ours-warm', 'depcruise', 'codegraph'];
+const ALL_TOOLS = ['ours-cold', 'ours-warm', 'depcruise', 'depcruise-recommended', 'codegraph'];
 /** Mirrors our engine's built-in `**\/*.min.js` exclusion (depcruise gets the same via DEPCRUISE_EXCLUDE). */
 const CODEGRAPH_EXCLUDE = ['*.min.js'];
 
@@ -23,7 +23,8 @@ Usage: node bench/speed.mjs [options]
 
 (B)/(C) Full-build speed and memory. Each tool gets its own copy of the corpus under bench/.work/speed/<corpus>/.
 One round = ours cold (.planning/intel renamed away first) → ours warm (cache kept) → dependency-cruiser (plain
-variant, JSON to a file) → codegraph cold (.codegraph renamed away first, then \`codegraph init -y <dir>\` with a
+variant, JSON to a file) → dependency-cruiser with the config its \`--init oneshot\` writes (informational: it also
+validates its recommended rules) → codegraph cold (.codegraph renamed away first, then \`codegraph init -y <dir>\` with a
 private HOME, telemetry/daemon/downloads off). The first --warmup rounds are discarded; medians of --runs rounds.
 Without a built engine only dependency-cruiser and codegraph are measured. Bars are judged on ${BAR_CORPUS}.`;
 
@@ -96,7 +97,7 @@ export async function runSpeed(opts) {
   for (const c of selectCorpora(opts.corpora)) {
     const src = ensureCorpus(c);
     const base = mkdirp(path.join(WORK_DIR, 'speed', c.name));
-    const dirs = { ours: path.join(base, 'ours'), depcruise: path.join(base, 'depcruise'), codegraph: path.join(base, 'codegraph') };
+    const dirs = { ours: path.join(base, 'ours'), depcruise: path.join(base, 'depcruise'), 'depcruise-recommended': path.join(base, 'depcruise-recommended'), codegraph: path.join(base, 'codegraph') };
     for (const d of Object.values(dirs)) freshCopy(src, d);
     // same files for every tool: codegraph skips minified bundles only when told (gitignore-style `exclude`)
     fs.writeFileSync(path.join(dirs.codegraph, 'codegraph.json'), JSON.stringify({ exclude: CODEGRAPH_EXCLUDE }, null, 2) + '\n');
@@ -115,6 +116,9 @@ export async function runSpeed(opts) {
       'ours-cold': { ...ourBuildCommand(dirs.ours), before: () => setAside(path.join(dirs.ours, '.planning', 'intel')) },
       'ours-warm': { ...ourBuildCommand(dirs.ours), before: () => {} },
       depcruise: { ...depcruiseCommand(dirs.depcruise, 'plain', path.join(base, 'depcruise-out.json')), before: () => {} },
+      'depcruise-recommended': tools.includes('depcruise-recommended')
+        ? { ...depcruiseRecommendedCommand(dirs['depcruise-recommended'], path.join(base, 'depcruise-recommended-out.json')), before: () => {} }
+        : null,
       codegraph: {
         cmd: cgBin,
         args: ['init', '-y', dirs.codegraph],
@@ -165,9 +169,11 @@ export async function runSpeed(opts) {
     const oc = get('ours-cold');
     const ow = get('ours-warm');
     const dc = get('depcruise');
+    const dr = get('depcruise-recommended');
     const cg = get('codegraph');
     entry.ratios = {
       depcruiseWallOverOurs: ratio(oc, dc) ? dc.wall.median / oc.wall.median : NaN,
+      depcruiseRecommendedWallOverOurs: ratio(oc, dr) ? dr.wall.median / oc.wall.median : NaN,
       codegraphCpuOverOurs: ratio(oc, cg) ? cg.cpu.median / oc.cpu.median : NaN,
       warmOverCold: ratio(oc, ow) ? ow.wall.median / oc.wall.median : NaN,
       ourPeakRssMaxMB: oc?.ok ? oc.rss.max : NaN,

@@ -12,6 +12,7 @@
 //  hybrid    computed, not run: edges of TypeScript-family sources (.ts .tsx .mts .cts, incl. .d.*) from
 //            ts-aware, edges of JavaScript-family sources (.js .jsx .mjs .cjs) from plain — i.e. TypeScript's
 //            resolution for TypeScript files and Node's for JavaScript files.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, WORK_DIR, isSourcePath, mkdirp, readJson } from './common.mjs';
@@ -51,6 +52,12 @@ export function writeTsAwareConfig() {
   return file;
 }
 
+/** A copy-pasteable form of a command run in `dir`, from the repository root (paths inside it relative to `dir`). */
+function shellDisplay(dir, args) {
+  const shown = args.map((a) => (path.isAbsolute(a) ? path.relative(dir, a) : a));
+  return `(cd ${path.relative(ROOT, dir)} && node ${shown.map((a) => (/[^\w@%+=:,./-]/.test(a) ? `'${a.replace(/'/g, `'\\''`)}'` : a)).join(' ')})`;
+}
+
 /**
  * The command that cruises `dir` (run with cwd = dir, so module paths are corpus-relative) and writes JSON to
  * `outFile`. Returns { cmd, args, cwd, display } where display is a copy-pasteable form.
@@ -61,10 +68,27 @@ export function depcruiseCommand(dir, variant, outFile) {
   if (fs.existsSync(path.join(dir, 'tsconfig.json'))) args.push('--ts-config', 'tsconfig.json');
   if (variant === 'ts-aware') args.push('--webpack-config', writeTsAwareConfig());
   args.push('--output-to', outFile);
-  // copy-pasteable from the repository root: paths inside the command are relative to the corpus copy
-  const shown = args.map((a) => (path.isAbsolute(a) ? path.relative(dir, a) : a));
-  const display = `(cd ${path.relative(ROOT, dir)} && node ${shown.map((a) => (/[^\w@%+=:,./-]/.test(a) ? `'${a.replace(/'/g, `'\\''`)}'` : a)).join(' ')})`;
-  return { cmd: process.execPath, args, cwd: dir, display };
+  return { cmd: process.execPath, args, cwd: dir, display: shellDisplay(dir, args) };
+}
+
+/** The config file `depcruise --init oneshot` writes. */
+export const INIT_CONFIG = '.dependency-cruiser.cjs';
+
+/**
+ * dependency-cruiser the way its documentation sets a project up: `depcruise --init oneshot` writes its recommended
+ * `.dependency-cruiser.cjs` into `dir` (rules such as no-circular and no-orphans, `doNotFollow` node_modules,
+ * `exports` conditions), then the cruise runs with it (validation included) and the same exclude as the plain
+ * variant. Informational: it does more than we do (rule validation), so the speed bar is judged on the plain run.
+ */
+export function depcruiseRecommendedCommand(dir, outFile) {
+  if (!fs.existsSync(path.join(dir, INIT_CONFIG))) {
+    const init = spawnSync(process.execPath, [DEPCRUISE_BIN, '--init', 'oneshot'], { cwd: dir, encoding: 'utf8' });
+    if (init.status !== 0 || !fs.existsSync(path.join(dir, INIT_CONFIG))) {
+      throw new Error(`depcruise --init oneshot failed in ${dir}: ${(init.stderr || init.stdout || '').trim().slice(0, 300)}`);
+    }
+  }
+  const args = [DEPCRUISE_BIN, '.', '--config', INIT_CONFIG, '--output-type', 'json', '--exclude', DEPCRUISE_EXCLUDE, '--no-progress', '--output-to', outFile];
+  return { cmd: process.execPath, args, cwd: dir, display: `${shellDisplay(dir, [DEPCRUISE_BIN, '--init', 'oneshot'])} once, then ${shellDisplay(dir, args)}` };
 }
 
 const edgeKey = (s, t) => `${s}\t${t}`;
