@@ -4,7 +4,7 @@ import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, stat
 import nodePath from 'node:path';
 import { sha1Hex } from '../hash.js';
 import type { KnownFacts, LoadedFile, RelPath, SkipReason } from '../types.js';
-import { parseSource } from './parse-source.js';
+import { parseBytes } from './parse-source.js';
 
 export interface LoadFileOptions {
   /** files larger than this are skipped as `too-large` without being read */
@@ -109,8 +109,8 @@ export function loadFile(root: string, path: RelPath, opts: LoadFileOptions): Lo
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return skipped(path, stats, 'binary', undefined, hash);
   // the same check as a fatal TextDecoder, natively and without an exception per bad file
   if (!isUtf8(bytes)) return skipped(path, stats, 'non-utf8', undefined, hash);
-  let source = bytes.toString('utf8');
-  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1); // the BOM
   if (opts.known && opts.known.hash === hash) return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: opts.known.parsed, reused: true };
-  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseSource(path, source) };
+  // the text without its BOM (EF BB BF), decoded by the parser only where it needs the text whole
+  const text = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseBytes(path, text) };
 }

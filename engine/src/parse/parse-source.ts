@@ -5,10 +5,12 @@ import { leadingDocComment, tripleSlashReferences } from './doc-comment.js';
 import { ExportCollector } from './extract-exports.js';
 import { collectImportBindings, ImportCollector } from './extract-imports.js';
 import { collectSymbols } from './extract-symbols.js';
-import { dialectOf } from './babel-options.js';
+import { Buffer } from 'node:buffer';
+import { dialectOf, type Dialect } from './babel-options.js';
 import { parseAst, toProblem } from './parse-ast.js';
 import { moduleSystem } from './module-system.js';
 import { skeletonOf } from './skeleton.js';
+import { skeletonFromBytes } from './skeleton-wasm.js';
 import { factsFromSkeleton } from './skeleton-facts.js';
 import { walk, walkStatements } from './walk.js';
 
@@ -33,10 +35,26 @@ function emptyFacts(syntaxError: ParsedFile['syntaxError']): ParsedFile {
  * babel reports is reported against the real file.
  */
 export function parseSource(path: RelPath, source: string): ParsedFile {
-  const dialect = dialectOf(path);
+  return parseLayers(path, dialectOf(path), () => source, (dialect) => skeletonOf(source, dialect));
+}
+
+/**
+ * parseSource for a file's bytes (valid UTF-8, BOM removed), with the same facts: the skeleton comes from the
+ * WebAssembly lexer (skeleton-wasm.ts), and the text is decoded only when a layer needs it whole.
+ */
+export function parseBytes(path: RelPath, bytes: Uint8Array): ParsedFile {
+  let text: string | undefined;
+  const source = (): string => (text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  return parseLayers(path, dialectOf(path), source, (dialect) => {
+    const skeleton = skeletonFromBytes(bytes, dialect, source);
+    return skeleton === undefined ? skeletonOf(source(), dialect) : skeleton;
+  });
+}
+
+function parseLayers(path: RelPath, dialect: Dialect, source: () => string, skeletonFor: (dialect: Dialect) => string | null): ParsedFile {
   let skeleton: string | null = null;
   try {
-    skeleton = skeletonOf(source, dialect);
+    skeleton = skeletonFor(dialect);
     if (skeleton !== null) {
       const facts = factsFromSkeleton(skeleton, dialect);
       if (facts !== null) return facts;
@@ -45,11 +63,11 @@ export function parseSource(path: RelPath, source: string): ParsedFile {
     // a bug in the lexer or the token reader must not lose the file: babel reads it
     skeleton = null;
   }
-  if (skeleton !== null && skeleton !== source) {
+  if (skeleton !== null && skeleton !== source()) {
     const facts = parseWhole(path, skeleton);
     if (facts.syntaxError === null) return facts;
   }
-  return parseWhole(path, source);
+  return parseWhole(path, source());
 }
 
 /** parseSource without the skeleton: babel reads every character. The reference the skeleton is checked against. */

@@ -215,6 +215,12 @@ for (let c = 0; c < 128; c++) {
   else if (c >= 48 && c <= 57) CHAR_CLASS[c] = Char.Digit;
 }
 
+/**
+ * The tables the WebAssembly copy of the lexer reads (skeleton-wasm.ts writes them into its memory), so that the word
+ * sets and character classes above stay defined once.
+ */
+export const LEXER_TABLES = { charClass: CHAR_CLASS, prevFlags: PREV_FLAGS, wordSlots, wordHashes, words: WORDS } as const;
+
 /** charClass of a character from U+0080 on, at `i`: a blank, else a name (the lexer does not check further). */
 function wideCharClass(source: string, i: number, c: number): Char {
   if (c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || (c >= 0x1680 && c < 0x3001 && /\s/.test(source[i]))) return Char.Blank;

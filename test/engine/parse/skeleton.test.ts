@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { dialectOf } from '../../../engine/src/parse/babel-options.js';
@@ -7,18 +7,7 @@ import { parseSource, parseWhole } from '../../../engine/src/parse/parse-source.
 import { skeletonOf } from '../../../engine/src/parse/skeleton.js';
 import { factsFromSkeleton } from '../../../engine/src/parse/skeleton-facts.js';
 import { repoRoot } from '../../helpers/paths.js';
-
-const SOURCE = /\.(?:js|jsx|mjs|cjs|ts|tsx|mts|cts)$/;
-
-function sourcesUnder(dir: string, into: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) sourcesUnder(full, into);
-    else if (SOURCE.test(entry.name)) into.push(full);
-  }
-  return into;
-}
+import { randomCut, seededRandom, sourcesUnder } from '../../helpers/sources.js';
 
 const lines = (text: string) => text.split(/\r\n?|[\n\u2028\u2029]/).length;
 const skeleton = (source: string, file = 'src/x.ts') => skeletonOf(source, dialectOf(file));
@@ -212,31 +201,15 @@ describe('skeletonOf: what babel reads', () => {
 });
 
 describe('skeleton and token reader on cut and spliced files', () => {
-  /** A small deterministic generator (mulberry32). */
-  function random(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it('never throws, and agrees with a whole-file parse whenever that parse finds no error', () => {
     const files = ['engine', 'hooks', 'mcp-server', 'test/fixtures'].flatMap((d) => sourcesUnder(path.join(repoRoot, d)));
-    const next = random(Number(process.env.CUT_SEED ?? 20261122));
+    const next = seededRandom(Number(process.env.CUT_SEED ?? 20261122));
     let compared = 0;
     for (let k = 0; k < Number(process.env.CUTS ?? 400); k++) {
       const file = files[Math.floor(next() * files.length)];
       const source = readFileSync(file, 'utf8');
       const rel = path.relative(repoRoot, file).split(path.sep).join('/');
-      // a prefix cut at a line end, or two line ranges spliced together: what an editor or an agent leaves midway
-      const lines = source.split('\n');
-      const a = Math.floor(next() * lines.length);
-      const b = Math.floor(next() * lines.length);
-      const cut = next() < 0.5 ? lines.slice(0, a).join('\n') : [...lines.slice(0, Math.min(a, b)), ...lines.slice(Math.max(a, b))].join('\n');
+      const { text: cut, a, b } = randomCut(source, next);
       const fast = parseSource(rel, cut);
       const whole = parseWhole(rel, cut);
       if (whole.syntaxError === null) {
