@@ -15,7 +15,7 @@ import { leadingDocComment, tripleSlashReferences } from './doc-comment.js';
 import { orderExports, type PendingExport } from './extract-exports.js';
 import type { ImportBinding } from './extract-imports.js';
 import { moduleSystem } from './module-system.js';
-import { BEFORE_EXPRESSION, Tok, tokenize, type TokenSink } from './skeleton.js';
+import { BEFORE_EXPRESSION, Tok, tokenize, type Tokens } from './skeleton.js';
 
 class Unsupported extends Error {}
 
@@ -23,9 +23,11 @@ function unsupported(): never {
   throw new Unsupported();
 }
 
-/** Facts of `text` (a skeleton), or null when babel has to read it. */
-export function factsFromSkeleton(text: string, dialect: Dialect): ParsedFile | null {
-  const tokens = tokenize(text, dialect);
+/**
+ * Facts of `text` (a skeleton), or null when babel has to read it. `tokens`: its tokens when the caller has them
+ * already (the WebAssembly lexer's, skeleton-wasm.ts), else tokenize() makes them.
+ */
+export function factsFromSkeleton(text: string, dialect: Dialect, tokens: Tokens | null = tokenize(text, dialect)): ParsedFile | null {
   if (tokens === null) return null;
   try {
     return new SkeletonReader(text, dialect, tokens).read();
@@ -126,10 +128,10 @@ interface LocalExport {
 }
 
 class SkeletonReader {
-  private readonly kinds: Tok[];
-  private readonly starts: number[];
-  private readonly ends: number[];
-  private readonly texts: string[];
+  private readonly kinds: ArrayLike<Tok>;
+  private readonly starts: ArrayLike<number>;
+  private readonly ends: ArrayLike<number>;
+  private readonly texts: ArrayLike<string>;
   private readonly n: number;
   /** index of the matching bracket of each bracket token, -1 for others */
   private readonly match: Int32Array;
@@ -140,7 +142,7 @@ class SkeletonReader {
   private readonly newline: Uint8Array;
   private readonly typed: boolean;
   /** [start, end) pairs of the comments (only the leading ones are left in a skeleton) */
-  private readonly comments: number[];
+  private readonly comments: ArrayLike<number>;
 
   private readonly imports: { start: number; record: ImportRecord }[] = [];
   private readonly exports: PendingExport[] = [];
@@ -158,7 +160,7 @@ class SkeletonReader {
   constructor(
     private readonly text: string,
     private readonly dialect: Dialect,
-    tokens: TokenSink,
+    tokens: Tokens,
   ) {
     this.kinds = tokens.kinds;
     this.starts = tokens.starts;

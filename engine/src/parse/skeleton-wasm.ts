@@ -1,19 +1,21 @@
 /**
- * skeletonOf for a file's bytes, by the WebAssembly copy of the lexer (engine/assembly/skeleton-lexer.ts).
+ * skeletonOf and tokenize for a file's bytes, by the WebAssembly copy of the lexer (engine/assembly/skeleton-lexer.ts).
  *
  * Why: a build lexes every byte of the project once, in a short-lived process. The JavaScript lexer runs most of that
  * time unoptimized while V8 compiles it on the other core (its big loop is compiled several times, 150-250 ms of
  * TurboFan time on zod), so a cold build lexed at a fraction of its warm speed. WebAssembly is compiled in about a
  * millisecond and runs at full speed from the first file (figures in bench/RESULTS.md, "Skeleton parse").
  *
- * skeleton.ts stays the reference: skeletonFromBytes gives exactly skeletonOf's result for the same text (the same
- * string, or null when the lexer gives up), which test/engine/parse/skeleton-wasm.test.ts and bench/skeleton.mjs
- * check file by file. When WebAssembly cannot be used, it answers undefined and the caller uses skeletonOf.
+ * skeleton.ts stays the reference: lexBytes gives exactly skeletonOf's result for the same text (the same string, or
+ * null when the lexer gives up) and tokenize's tokens of it, which test/engine/parse/skeleton-wasm.test.ts and
+ * bench/skeleton.mjs check file by file. When WebAssembly cannot be used, or for a file over WASM_MAX_BYTES (the
+ * module's memory grows to ~50 bytes per byte of text and never shrinks), it answers undefined and the caller uses
+ * skeleton.ts.
  */
 import { Buffer } from 'node:buffer';
 import type { Dialect } from './babel-options.js';
 import { SKELETON_LEXER_WASM } from './generated/skeleton-lexer-wasm.js';
-import { LEXER_TABLES } from './skeleton.js';
+import { LEXER_TABLES, Tok, type Tokens } from './skeleton.js';
 
 /** Offsets of the tables in the module's memory (engine/assembly/skeleton-lexer.ts, "memory layout"). */
 const CHAR_CLASS = 0;
@@ -28,6 +30,8 @@ const TEXT = 65536;
 const PAGE = 65536;
 /** zero bytes after the text: the lexer reads up to 3 bytes past a character */
 const PAD = 8;
+/** Larger files are lexed by skeleton.ts (the same result), so the module's memory stays below ~100 MB. */
+export const WASM_MAX_BYTES = 2_000_000;
 
 /** The lexer's results other than a length (skeleton-lexer.ts). */
 const BAIL = -1;
@@ -35,8 +39,13 @@ const UNCHANGED = -2;
 
 interface Lexer {
   memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
-  skeleton(text: number, n: number, plainJs: number, out: number, work: number): number;
+  skeleton(text: number, n: number, plainJs: number, out: number, ranges: number, stack: number): number;
+  tokens(text: number, n: number, plainJs: number, kinds: number, starts: number, ends: number, texts: number, comments: number, stack: number, units: number): number;
+  commentEntries(): number;
 }
+
+/** Token texts by text code (skeleton-lexer.ts): one-character punctuators by character code, then the longer ones. */
+const PUNCT_TEXTS: string[] = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), '=>', '==', '...', '?.', '++', '--', '<<', '${'];
 
 /** The part of the WebAssembly global used here (the project's lib settings have no WebAssembly types). */
 interface WebAssemblyApi {
@@ -75,26 +84,113 @@ function instantiate(): Lexer | null {
   }
 }
 
+/** Memory offsets of one file's work, for `n` bytes of text (skeleton-lexer.ts says what each needs). */
+function layout(n: number) {
+  const out = TEXT + n + PAD;
+  // 8-aligned after the skeleton and its zero bytes
+  const work = (out + n + PAD + 7) & ~7;
+  const cap = 2 * n + 16;
+  const kinds = work;
+  const starts = kinds + 4 * cap;
+  const ends = starts + 4 * cap;
+  const texts = ends + 4 * cap;
+  const comments = texts + 4 * cap;
+  const stack = comments + 4 * (n + 16);
+  const units = stack + 8 * n + 16;
+  // the skeleton pass uses `work` for its ranges and the same stack: both fit below the token arrays' end
+  return { out, ranges: work, kinds, starts, ends, texts, comments, stack, units, end: units + 4 * n + 64 };
+}
+
+function ready(n: number): Lexer | undefined {
+  if (n > WASM_MAX_BYTES) return undefined;
+  if (lexer === undefined) lexer = instantiate();
+  if (lexer === null) return undefined;
+  const needed = layout(n).end;
+  const memory = lexer.memory;
+  if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+  return lexer;
+}
+
+/** Copies `bytes` in as the text, followed by zero bytes. */
+function put(lexer: Lexer, bytes: Uint8Array): void {
+  const heap = new Uint8Array(lexer.memory.buffer);
+  heap.set(bytes, TEXT);
+  heap.fill(0, TEXT + bytes.length, TEXT + bytes.length + PAD);
+}
+
+/** Runs the skeleton pass over the text put() wrote: BAIL, UNCHANGED, or the skeleton's length at layout(n).out. */
+function skeletonPass(lexer: Lexer, n: number, dialect: Dialect): number {
+  const at = layout(n);
+  return lexer.skeleton(TEXT, n, dialect === 'js' ? 1 : 0, at.out, at.ranges, at.stack);
+}
+
 /**
  * The skeleton of the text whose UTF-8 bytes are `bytes` (valid UTF-8, BOM removed): a string, the same as
- * skeletonOf(text, dialect) gives; `source` when nothing is dropped (`source()` makes the text then); null when the
- * whole file must be parsed; undefined when WebAssembly is not available here.
+ * skeletonOf(text, dialect) gives; `source()` when nothing is dropped; null when the whole file must be parsed;
+ * undefined when WebAssembly is not used for it (see the module comment).
  */
 export function skeletonFromBytes(bytes: Uint8Array, dialect: Dialect, source: () => string): string | null | undefined {
   if (dialect === 'tsx') return null;
-  if (lexer === undefined) lexer = instantiate();
-  if (lexer === null) return undefined;
-  const n = bytes.length;
-  const out = TEXT + n + PAD;
-  const work = out + n;
-  const needed = work + 12 * n + 64;
-  const memory = lexer.memory;
-  if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
-  const heap = new Uint8Array(memory.buffer);
-  heap.set(bytes, TEXT);
-  heap.fill(0, TEXT + n, TEXT + n + PAD);
-  const length = lexer.skeleton(TEXT, n, dialect === 'js' ? 1 : 0, out, work);
+  const lexer = ready(bytes.length);
+  if (lexer === undefined) return undefined;
+  put(lexer, bytes);
+  const length = skeletonPass(lexer, bytes.length, dialect);
   if (length === BAIL) return null;
   if (length === UNCHANGED) return source();
-  return Buffer.from(memory.buffer, out, length).toString('utf8');
+  return Buffer.from(lexer.memory.buffer, layout(bytes.length).out, length).toString('utf8');
+}
+
+/** A skeleton and its tokens (null when tokenize would give up on it). */
+export interface LexedSkeleton {
+  text: string;
+  tokens: Tokens | null;
+}
+
+/**
+ * skeletonFromBytes, and the tokens of the skeleton as tokenize(skeleton, dialect) gives them: null when the whole
+ * file must be parsed, undefined when WebAssembly is not used for it.
+ */
+export function lexBytes(bytes: Uint8Array, dialect: Dialect, source: () => string): LexedSkeleton | null | undefined {
+  if (dialect === 'tsx') return null;
+  const n = bytes.length;
+  const lexer = ready(n);
+  if (lexer === undefined) return undefined;
+  put(lexer, bytes);
+  const at = layout(n);
+  const plainJs = dialect === 'js' ? 1 : 0;
+  const length = lexer.skeleton(TEXT, n, plainJs, at.out, at.ranges, at.stack);
+  if (length === BAIL) return null;
+  // the skeleton's bytes: the text itself, or what the pass wrote (then followed by zero bytes, as the text is)
+  let textAt = TEXT;
+  let textLength = n;
+  let text: string;
+  if (length === UNCHANGED) text = source();
+  else {
+    textAt = at.out;
+    textLength = length;
+    new Uint8Array(lexer.memory.buffer).fill(0, at.out + length, at.out + length + PAD);
+    text = Buffer.from(lexer.memory.buffer, at.out, length).toString('utf8');
+  }
+  // the token arrays sit after the skeleton, sized for `n` bytes: the skeleton is never longer than the text
+  const count = lexer.tokens(textAt, textLength, plainJs, at.kinds, at.starts, at.ends, at.texts, at.comments, at.stack, at.units);
+  if (count === BAIL) return { text, tokens: null };
+  return { text, tokens: tokensFrom(lexer, at, count, text) };
+}
+
+/** The tokens tokens() wrote, copied out of the module's memory, with their texts. */
+function tokensFrom(lexer: Lexer, at: ReturnType<typeof layout>, count: number, text: string): Tokens {
+  const buffer = lexer.memory.buffer;
+  const kinds = new Int32Array(buffer, at.kinds, count).slice();
+  const starts = new Int32Array(buffer, at.starts, count).slice();
+  const ends = new Int32Array(buffer, at.ends, count).slice();
+  const codes = new Int32Array(buffer, at.texts, count);
+  const words = LEXER_TABLES.words;
+  const texts: string[] = new Array(count);
+  for (let k = 0; k < count; k++) {
+    const kind = kinds[k];
+    const code = codes[k];
+    texts[k] = kind === Tok.Name ? (code === 0 ? text.slice(starts[k], ends[k]) : words[code]) : kind === Tok.Punct ? PUNCT_TEXTS[code] : '';
+  }
+  const comments = new Int32Array(buffer, at.comments, lexer.commentEntries()).slice();
+  return { kinds: kinds as ArrayLike<number> as ArrayLike<Tok>, starts, ends, texts, comments };
 }

@@ -35,8 +35,22 @@ export const enum Tok {
   Regex,
 }
 
-/** The tokens of a text, as parallel arrays (cheaper than an object per token). */
-export class TokenSink {
+/**
+ * The tokens of a text, as parallel arrays (cheaper than an object per token): what the token reader
+ * (skeleton-facts.ts) reads, whether tokenize() made them or the WebAssembly lexer (skeleton-wasm.ts, typed arrays).
+ */
+export interface Tokens {
+  readonly kinds: ArrayLike<Tok>;
+  readonly starts: ArrayLike<number>;
+  readonly ends: ArrayLike<number>;
+  /** names and punctuators (`==` stands for `==` and `===`; `!=`, `+=` … come as two tokens); '' for values */
+  readonly texts: ArrayLike<string>;
+  /** [start, end) pairs of every comment */
+  readonly comments: ArrayLike<number>;
+}
+
+/** Tokens as tokenize() collects them. */
+export class TokenSink implements Tokens {
   readonly kinds: Tok[] = [];
   readonly starts: number[] = [];
   readonly ends: number[] = [];

@@ -6,8 +6,8 @@ import { after, describe, it } from 'node:test';
 import { dialectOf } from '../../../engine/src/parse/babel-options.js';
 import { loadFile } from '../../../engine/src/parse/load-file.js';
 import { parseBytes, parseSource } from '../../../engine/src/parse/parse-source.js';
-import { skeletonOf } from '../../../engine/src/parse/skeleton.js';
-import { skeletonFromBytes } from '../../../engine/src/parse/skeleton-wasm.js';
+import { skeletonOf, tokenize, type Tokens } from '../../../engine/src/parse/skeleton.js';
+import { lexBytes, skeletonFromBytes } from '../../../engine/src/parse/skeleton-wasm.js';
 import { repoRoot } from '../../helpers/paths.js';
 import { randomCut, seededRandom, sourcesUnder } from '../../helpers/sources.js';
 
@@ -18,10 +18,22 @@ function wasmSkeleton(source: string, file: string): string | null {
   return result as string | null;
 }
 
-/** Both lexers give the same skeleton, or both give up. Returns it. */
+const plain = (t: Tokens | null) =>
+  t && { kinds: Array.from(t.kinds), starts: Array.from(t.starts), ends: Array.from(t.ends), texts: Array.from(t.texts), comments: Array.from(t.comments) };
+
+/** Both lexers give the same skeleton and the same tokens of it, or both give up. Returns the skeleton. */
 function assertSameSkeleton(source: string, file: string, what = file): string | null {
-  const reference = skeletonOf(source, dialectOf(file));
+  const dialect = dialectOf(file);
+  const reference = skeletonOf(source, dialect);
   assert.equal(wasmSkeleton(source, file), reference, what);
+  const lexed = lexBytes(Buffer.from(source, 'utf8'), dialect, () => source);
+  assert.notEqual(lexed, undefined, 'the WebAssembly lexer is available');
+  if (reference === null) {
+    assert.equal(lexed, null, what);
+    return null;
+  }
+  assert.equal(lexed!.text, reference, what);
+  assert.deepEqual(plain(lexed!.tokens), plain(tokenize(reference, dialect)), `${what}: tokens`);
   return reference;
 }
 
@@ -52,7 +64,7 @@ describe('skeletonFromBytes (the WebAssembly lexer) against skeletonOf (the refe
     assert.ok(bails > 10, `${bails} cuts made both lexers give up`);
   });
 
-  it('reads characters from U+0080 on as the reference does: blanks, line terminators, names, literals', () => {
+  it('reads characters from U+0080 on as the reference does: blanks, line terminators, names, literals (offsets in UTF-16 units)', () => {
     const cases: Array<[string, string]> = [
       // wide blanks between tokens (no-break space, ideographic space, BOM inside the text, en quad, narrow nbsp)
       ['src/a.ts', 'export\u00a0function\u3000f()\u2000{ return 1; }\nexport const x\ufeff= { a: 1 };\u202fexport function g() { return [1]; }\n'],
@@ -76,16 +88,26 @@ describe('skeletonFromBytes (the WebAssembly lexer) against skeletonOf (the refe
       ['src/j.ts', "export function f() { return 'x; }\n"],
       ['src/k.ts', 'export function f() { return `x${1}\n'],
       ['src/l.ts', 'export function f() { return [1, 2); }\n'],
+      // every punctuator the token texts name, and one that gives up in tokenize only (a skeleton's `}` of a template)
+      ['src/o.ts', "export const a = b => c == d && e === f != g !== h, i = [...j], k = l?.m ?? n?.[0], o = p++ + --q;\nexport const r = s << 2 >> 1 >>> 3 <= 4 >= 5, t = `u${v}w${`x${y}`}z` / 2, aa = !bb, cc = #dd in ee, ff = @gg;\n"],
+      // astral characters before tokens: offsets in UTF-16 units are two per character
+      ['src/p.ts', "/** \u{1f600}\u{1f600} doc */\nimport { a } from './\u{1f600}';\nexport const \u00e9 = `\u{1f680}${a}`; // \u{1f600}\n"],
       // JSX where a JavaScript expression starts: both give up; .tsx is never lexed
       ['src/m.js', 'export const el = <div>hello</div>;\n'],
       ['src/n.tsx', 'export const el = <div>hello</div>;\n'],
     ];
     for (const [file, source] of cases) assertSameSkeleton(source, file);
     // the cases do exercise the paths they name
-    assert.notEqual(skeletonOf(cases[0][1], 'ts'), cases[0][1]);
-    assert.equal(skeletonOf(cases[4][1], 'js'), null);
-    assert.equal(skeletonOf(cases[5][1], 'js'), null);
-    assert.equal(wasmSkeleton(cases[13][1], cases[13][0]), null);
+    const text = (file: string) => cases.find(([f]) => f === file)![1];
+    assert.notEqual(skeletonOf(text('src/a.ts'), 'ts'), text('src/a.ts'));
+    assert.equal(skeletonOf(text('src/e.js'), 'js'), null);
+    assert.equal(skeletonOf(text('src/f.js'), 'js'), null);
+    assert.equal(wasmSkeleton(text('src/n.tsx'), 'src/n.tsx'), null);
+    // after two astral characters (8 bytes, 4 UTF-16 units) the name `a` starts where JavaScript finds it
+    const astral = text('src/p.ts');
+    const lexed = lexBytes(Buffer.from(astral, 'utf8'), 'ts', () => astral)!;
+    const a = Array.from(lexed.tokens!.texts).indexOf('a');
+    assert.equal(lexed.tokens!.starts[a], astral.indexOf('{ a }') + 2);
   });
 
   it('handles files larger than its first memory (the memory grows), and many files one after the other', () => {
