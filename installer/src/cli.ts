@@ -30,6 +30,8 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'intel': {
+      // a full build is short and cold: smaller optimizing-compiler jobs (v8-tuning.ts)
+      if (rest[0] === 'build') (await import('./v8-tuning.js')).tuneV8ForBuild();
       const { runIntel } = await import('./commands/intel.js');
       return runIntel(rest);
     }
