@@ -16,6 +16,7 @@ import { Buffer } from 'node:buffer';
 import type { Dialect } from './babel-options.js';
 import { SKELETON_LEXER_WASM } from './generated/skeleton-lexer-wasm.js';
 import { LEXER_TABLES, Tok, type Tokens } from './skeleton.js';
+import { instantiateWasm, type WasmMemory } from '../wasm.js';
 
 /** Offsets of the tables in the module's memory (engine/assembly/skeleton-lexer.ts, "memory layout"). */
 const CHAR_CLASS = 0;
@@ -38,7 +39,7 @@ const BAIL = -1;
 const UNCHANGED = -2;
 
 interface Lexer {
-  memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  memory: WasmMemory;
   skeleton(text: number, n: number, plainJs: number, out: number, ranges: number, stack: number): number;
   tokens(text: number, n: number, plainJs: number, kinds: number, starts: number, ends: number, texts: number, comments: number, stack: number, units: number): number;
   commentEntries(): number;
@@ -47,21 +48,13 @@ interface Lexer {
 /** Token texts by text code (skeleton-lexer.ts): one-character punctuators by character code, then the longer ones. */
 const PUNCT_TEXTS: string[] = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), '=>', '==', '...', '?.', '++', '--', '<<', '${'];
 
-/** The part of the WebAssembly global used here (the project's lib settings have no WebAssembly types). */
-interface WebAssemblyApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-
 let lexer: Lexer | null | undefined;
 
 function instantiate(): Lexer | null {
   if (process.env.GSD_WASM_LEXER === '0') return null;
-  const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-  if (wasm === undefined) return null;
+  const exports = instantiateWasm<Lexer>(SKELETON_LEXER_WASM);
+  if (exports === null) return null;
   try {
-    const module = new wasm.Module(Buffer.from(SKELETON_LEXER_WASM, 'base64'));
-    const exports = new wasm.Instance(module, {}).exports as Lexer;
     const { charClass, prevFlags, wordSlots, wordHashes, words } = LEXER_TABLES;
     if (prevFlags.length > PREV_FLAGS_END - PREV_FLAGS) throw new Error('skeleton-wasm: PREV_FLAGS outgrew its place');
     const bytes = new Uint8Array(exports.memory.buffer);

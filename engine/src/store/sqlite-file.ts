@@ -35,7 +35,7 @@ const LEAF_INDEX = 0x0a;
 const INTERIOR_INDEX = 0x02;
 
 /** A column value: text, an integer, or NULL. */
-type Value = string | number | null;
+export type Value = string | number | null;
 
 // ---------------------------------------------------------------- varints and records
 
@@ -444,14 +444,69 @@ function textOrder(column: readonly string[]): (a: string, b: string) => number 
   return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** Row numbers (from 0) sorted by `column`, ties by row number: the order of an index on a rowid table. */
-function rowidOrder(column: readonly string[]): number[] {
-  const compare = textOrder(column);
-  const order = Array.from(column, (_, i) => i);
-  return order.sort((a, b) => compare(column[a], column[b]) || a - b);
+/** A comparison of one key column's values (text, or integers) that agrees with SQLite's order. */
+function columnOrder(values: readonly Value[]): (a: Value, b: Value) => number {
+  if (values.every((v) => typeof v === 'number')) return (a, b) => (a as number) - (b as number);
+  return textOrder(values as readonly string[]) as (a: Value, b: Value) => number;
 }
 
 // ---------------------------------------------------------------- the database
+
+/**
+ * What lays out a new database's b-trees, page after page: the JavaScript writer below, or the WebAssembly one
+ * (graph-file-wasm.ts, the same steps in AssemblyScript). layoutGraphFile decides what goes in, in which order.
+ */
+export interface TreeWriter {
+  /** A rowid table of `records` (rowids from 1, in order); returns its root page. */
+  table(records: readonly Value[][]): number;
+  /**
+   * An index b-tree of `records` in the order of their first `keys` values, then of their position (every key
+   * column holds text only or integers only); returns its root page, or null when `unique` and two records share
+   * a key (INSERT OR REPLACE would keep one: the rows need SQLite).
+   */
+  index(records: readonly Value[][], keys: number, unique: boolean): number | null;
+  /** Lays out page 1's schema table (rowids from 1); throws when it does not fit on the page. */
+  schema(records: readonly Value[][]): void;
+  /** The file's bytes (page 1's header still to write) and its page count. */
+  done(): { bytes: Buffer; pages: number };
+}
+
+/** The JavaScript writer of TreeWriter. */
+export function jsTreeWriter(): TreeWriter {
+  const file = new PageFile();
+  file.take(); // page 1: the header and the schema, written last
+  const p = new Payloads(file);
+  return {
+    table: (records) => writeTable(file, p, records.map((r) => p.add(r, TABLE_MAX_LOCAL)), records.map((_, i) => i + 1)),
+    index(records, keys, unique) {
+      const orders = Array.from({ length: keys }, (_, c) => columnOrder(records.map((r) => r[c])));
+      const compare = (a: number, b: number): number => {
+        for (let c = 0; c < keys; c++) {
+          const d = orders[c](records[a][c], records[b][c]);
+          if (d !== 0) return d;
+        }
+        return a - b;
+      };
+      const order = Array.from(records, (_, i) => i).sort(compare);
+      if (unique) {
+        for (let k = 1; k < order.length; k++) {
+          const a = records[order[k - 1]];
+          const b = records[order[k]];
+          let same = true;
+          for (let c = 0; c < keys && same; c++) same = a[c] === b[c];
+          if (same) return null;
+        }
+      }
+      return writeIndex(file, p, order.map((i) => p.add(records[i], INDEX_MAX_LOCAL)));
+    },
+    schema(records) {
+      const cells: Cell[] = records.map((r, i) => ({ left: 0, key: i + 1, payload: p.add(r, TABLE_MAX_LOCAL) }));
+      if (cells.reduce((n, c) => n + cellSize(c, p) + 2, 100 + 8) > USABLE) throw new Error('sqlite-file: the schema does not fit on page 1');
+      layoutPage(file, 1, LEAF_TABLE, cells, 0, p);
+    },
+    done: () => ({ bytes: file.done(), pages: file.count }),
+  };
+}
 
 interface SchemaEntry {
   type: 'table' | 'index';
@@ -469,8 +524,8 @@ const statement = (prefix: string): string => {
 
 const isText = (v: unknown): v is string => typeof v === 'string';
 
-/** Rows SQLite would store one to one: text columns hold strings, integer columns safe integers, keys are unique. */
-function storableAsIs(rows: GraphRows): boolean {
+/** Rows SQLite would store one to one: text columns hold strings, integer columns safe integers, node keys are unique. */
+export function storableAsIs(rows: GraphRows): boolean {
   const ids = new Set<string>();
   const paths = new Set<string>();
   for (const n of rows.nodes) {
@@ -500,61 +555,46 @@ function storableAsIs(rows: GraphRows): boolean {
  * or null when the rows need SQLite's own handling.
  */
 export function encodeGraphFile(rows: GraphRows, meta: StoreMeta): Buffer | null {
-  if (!storableAsIs(rows)) return null;
-  const { nodes, symbols, externals, unresolved } = rows;
-  const file = new PageFile();
-  file.take(); // page 1: the header and the schema, written last
-  const p = new Payloads(file);
+  return storableAsIs(rows) ? layoutGraphFile(rows, meta, jsTreeWriter()) : null;
+}
+
+/**
+ * Lays out the database of `rows` (storableAsIs) with `writer`: every table and index of schema.ts, in schema order
+ * (as sql.js creates them: tables first, indexes after the rows), then page 1. Null when the rows need SQLite.
+ */
+export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, writer: TreeWriter): Buffer | null {
+  const { nodes, edges, symbols, externals, unresolved } = rows;
   const schema: SchemaEntry[] = [];
   const table = (name: string, root: number) => schema.push({ type: 'table', name, table: name, root, sql: statement(`CREATE TABLE ${name} (`) });
   const autoIndex = (on: string, n: number, root: number) => schema.push({ type: 'index', name: `sqlite_autoindex_${on}_${n}`, table: on, root, sql: null });
-  /** a rowid table of `records` (rowids from 1, in order) */
-  const rowidTable = <T>(items: readonly T[], record: (item: T) => Value[]) =>
-    writeTable(file, p, items.map((item) => p.add(record(item), TABLE_MAX_LOCAL)), items.map((_, i) => i + 1));
   /** an index on a rowid table: entries (column, rowid) in BINARY order */
-  const rowidIndex = (column: readonly string[]) => writeIndex(file, p, rowidOrder(column).map((i) => p.add([column[i], i + 1], INDEX_MAX_LOCAL)));
+  const rowidIndex = (column: readonly string[]) => writer.index(column.map((v, i) => [v, i + 1]), 2, false)!;
 
   // nodes: PRIMARY KEY id and UNIQUE path are automatic indexes
-  table('nodes', rowidTable(nodes, (n) => [n.id, n.path, n.kind, n.body]));
+  table('nodes', writer.table(nodes.map((n) => [n.id, n.path, n.kind, n.body])));
   autoIndex('nodes', 1, rowidIndex(nodes.map((n) => n.id)));
   autoIndex('nodes', 2, rowidIndex(nodes.map((n) => n.path)));
 
   // edges: WITHOUT ROWID, so the table is an index b-tree keyed on (source, target, kind) that holds every column
-  const edges = rows.edges;
-  const bySource = textOrder(edges.map((e) => e.source));
-  const byTarget = textOrder(edges.map((e) => e.target));
-  const byKind = textOrder(edges.map((e) => e.kind));
-  const edgeOrder = Array.from(edges, (_, i) => i).sort(
-    (a, b) => bySource(edges[a].source, edges[b].source) || byTarget(edges[a].target, edges[b].target) || byKind(edges[a].kind, edges[b].kind),
-  );
-  for (let i = 1; i < edgeOrder.length; i++) {
-    const a = edges[edgeOrder[i - 1]];
-    const b = edges[edgeOrder[i]];
-    if (a.source === b.source && a.target === b.target && a.kind === b.kind) return null; // INSERT OR REPLACE keeps the last
-  }
-  table('edges', writeIndex(file, p, edgeOrder.map((i) => {
-    const e = edges[i];
-    return p.add([e.source, e.target, e.kind, e.names, e.reexports, e.specifier, e.line], INDEX_MAX_LOCAL);
-  })));
+  const edgesRoot = writer.index(edges.map((e) => [e.source, e.target, e.kind, e.names, e.reexports, e.specifier, e.line]), 3, true);
+  if (edgesRoot === null) return null; // INSERT OR REPLACE keeps the last
+  table('edges', edgesRoot);
 
-  table('symbols', rowidTable(symbols, (s) => [s.nodeId, s.name, s.kind, s.line, s.exported ? 1 : 0]));
-  table('externals', rowidTable(externals, (x) => [x.nodeId, x.package, x.specifier, x.kind, x.line]));
-  table('unresolved', rowidTable(unresolved, (u) => [u.nodeId, u.specifier, u.kind, u.reason, u.line]));
+  table('symbols', writer.table(symbols.map((s) => [s.nodeId, s.name, s.kind, s.line, s.exported ? 1 : 0])));
+  table('externals', writer.table(externals.map((x) => [x.nodeId, x.package, x.specifier, x.kind, x.line])));
+  table('unresolved', writer.table(unresolved.map((u) => [u.nodeId, u.specifier, u.kind, u.reason, u.line])));
   const metaRows: Array<[string, string]> = [
     [META_KEYS.storeFormatVersion, String(meta.storeFormatVersion)],
     [META_KEYS.toolVersion, meta.toolVersion],
     [META_KEYS.builtAt, meta.builtAt],
   ];
-  table('meta', rowidTable(metaRows, ([key, value]) => [key, value]));
+  table('meta', writer.table(metaRows.map(([key, value]) => [key, value])));
   autoIndex('meta', 1, rowidIndex(metaRows.map(([key]) => key)));
 
-  // then the explicit indexes, in schema order (as sql.js creates them: tables first, indexes after the rows)
+  // then the explicit indexes, in schema order
   const index = (name: string, on: string, root: number) => schema.push({ type: 'index', name, table: on, root, sql: statement(`CREATE INDEX ${name} ON`) });
   // an index on a WITHOUT ROWID table ends with the primary key columns it does not hold already
-  const targetOrder = Array.from(edges, (_, i) => i).sort(
-    (a, b) => byTarget(edges[a].target, edges[b].target) || bySource(edges[a].source, edges[b].source) || byKind(edges[a].kind, edges[b].kind),
-  );
-  index('edges_target', 'edges', writeIndex(file, p, targetOrder.map((i) => p.add([edges[i].target, edges[i].source, edges[i].kind], INDEX_MAX_LOCAL))));
+  index('edges_target', 'edges', writer.index(edges.map((e) => [e.target, e.source, e.kind]), 3, false)!);
   index('symbols_name', 'symbols', rowidIndex(symbols.map((s) => s.name)));
   index('symbols_node_id', 'symbols', rowidIndex(symbols.map((s) => s.nodeId)));
   index('externals_package', 'externals', rowidIndex(externals.map((x) => x.package)));
@@ -565,11 +605,10 @@ export function encodeGraphFile(rows: GraphRows, meta: StoreMeta): Buffer | null
   if (missing.length > 0) throw new Error(`sqlite-file: schema.ts statements not laid out here: ${missing.map((s) => s.split('\n')[0]).join('; ')}`);
 
   // page 1: the schema table (one leaf: it is small and fixed), then the file header in front of it
-  const cells: Cell[] = schema.map((s, i) => ({ left: 0, key: i + 1, payload: p.add([s.type, s.name, s.table, s.root, s.sql], TABLE_MAX_LOCAL) }));
-  if (cells.reduce((n, c) => n + cellSize(c, p) + 2, 100 + 8) > USABLE) throw new Error('sqlite-file: the schema does not fit on page 1');
-  layoutPage(file, 1, LEAF_TABLE, cells, 0, p);
-  writeFileHeader(file.page(1), file.count);
-  return file.done();
+  writer.schema(schema.map((s) => [s.type, s.name, s.table, s.root, s.sql]));
+  const { bytes, pages } = writer.done();
+  writeFileHeader(bytes.subarray(0, PAGE_SIZE), pages);
+  return bytes;
 }
 
 function writeFileHeader(page: Buffer, pageCount: number): void {
