@@ -6,7 +6,7 @@ import { rankEntryPoints } from '../graph/entry-points.js';
 import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
 import { serializeIndex } from '../graph/index-document.js';
 import { intelPaths } from '../paths.js';
-import { patchGraphDb, writeGraphDb, writeFileAtomic, writePagesInBackground, writePagesSync, renderEntity, renderSummary, readEntityPurpose } from '../store/index.js';
+import { patchGraphDb, writeGraphDb, writeFileAtomic, startPageWriter, writePagesInBackground, writePagesSync, renderEntity, renderSummary, readEntityPurpose } from '../store/index.js';
 import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
@@ -151,36 +151,51 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   const fresh = listing === null;
   const onDisk = new Set(listing ?? []);
   mkdirSync(path.dirname(paths.entities), { recursive: true });
-  for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing, onDisk));
-  lap('write: absorb manual purposes');
-  const edges = edgeIndex(state.records);
-  lap('write: edge index');
-  const keep = new Set<string>();
-  const pages: Array<[string, string]> = [];
-  for (const r of state.records.values()) {
-    keep.add(`${r.id}.md`);
-    const text = entityText(state, r, edges, builtAt);
-    const old = existing.get(r.id);
-    if (old === undefined || old.replace(UPDATED_LINE, '') !== text.replace(UPDATED_LINE, '')) pages.push([`${r.id}.md`, text]);
+  // the page writer starts first: its thread starts up (and on a first build creates the page files) while the pages
+  // are rendered here, then writes them while graph.db is built
+  const writer = fresh
+    ? startPageWriter(paths.entities, true, state.records.size, Array.from(state.records.values(), (r) => `${r.id}.md`))
+    : null;
+  let pagesWritten: Promise<void> | undefined;
+  try {
+    for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing, onDisk));
+    lap('write: absorb manual purposes');
+    const edges = edgeIndex(state.records);
+    lap('write: edge index');
+    const keep = new Set<string>();
+    const pages: Array<[string, string]> = [];
+    for (const r of state.records.values()) {
+      keep.add(`${r.id}.md`);
+      const text = entityText(state, r, edges, builtAt);
+      const old = existing.get(r.id);
+      if (old === undefined || old.replace(UPDATED_LINE, '') !== text.replace(UPDATED_LINE, '')) pages.push([`${r.id}.md`, text]);
+    }
+    lap('write: render entities');
+    pagesWritten = writer ? writer.write(pages) : writePagesInBackground(paths.entities, pages, fresh);
+    pagesWritten.catch(() => {}); // awaited below; a graph.db failure must not leave it unobserved
+    const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
+    lap('write: graph.db rows');
+    await writeGraphDb(paths.graph, rows, meta(builtAt));
+    lap('write: graph.db');
+    // made while the pages may still be written; index.json is still written last
+    const summary = summaryText(state, edges, builtAt);
+    const index = serializeIndex(state.records, state.configFiles, builtAt);
+    lap('write: summary and index.json text');
+    await pagesWritten;
+    lap('write: entities (rest)');
+    for (const name of readdirSync(paths.entities)) {
+      if (name.endsWith('.md') && !keep.has(name)) rmSync(path.join(paths.entities, name), { force: true });
+    }
+    await writeFileAtomic(paths.summary, summary, { durable: false });
+    lap('write: summary');
+    // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again
+    await writeFileAtomic(paths.index, index, { durable: false });
+    lap('write: index.json');
+    return edges;
+  } catch (error) {
+    if (pagesWritten === undefined) writer?.abort();
+    throw error;
   }
-  lap('write: render entities');
-  // the pages are written on a thread while graph.db is built here: one waits on the disk, the other on the CPU
-  const pagesWritten = writePagesInBackground(paths.entities, pages, fresh);
-  pagesWritten.catch(() => {}); // awaited below; a graph.db failure must not leave it unobserved
-  const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
-  lap('write: graph.db rows');
-  await writeGraphDb(paths.graph, rows, meta(builtAt));
-  lap('write: graph.db');
-  await pagesWritten;
-  lap('write: entities (rest)');
-  for (const name of readdirSync(paths.entities)) {
-    if (name.endsWith('.md') && !keep.has(name)) rmSync(path.join(paths.entities, name), { force: true });
-  }
-  await writeFileAtomic(paths.summary, summaryText(state, edges, builtAt), { durable: false });
-  lap('write: summary');
-  await writeIndexDocument(state, builtAt);
-  lap('write: index.json');
-  return edges;
 }
 
 /**

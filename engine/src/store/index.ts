@@ -1,6 +1,6 @@
 /** Public API of the store: atomic files, the intel lock, graph.db and the Markdown pages. Only this folder imports sql.js. */
 export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions } from './atomic-write.js';
-export { writePagesSync, writePagesInBackground } from './page-writer.js';
+export { writePagesSync, writePagesInBackground, startPageWriter, type PageWriter } from './page-writer.js';
 export { withLock, tryLock, acquireLock, LockTimeoutError } from './lock.js';
 export type { LockOptions, LockOwner, LockHandle } from './lock.js';
 export { DDL, DDL_STATEMENTS, TABLES, META_KEYS } from './schema.js';

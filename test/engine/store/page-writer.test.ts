@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { PAGES_PER_THREAD_MIN, writePagesInBackground, writePagesSync } from '../../../engine/src/store/page-writer.js';
+import { PAGES_PER_THREAD_MIN, startPageWriter, writePagesInBackground, writePagesSync } from '../../../engine/src/store/page-writer.js';
 
 const pagesOf = (count: number, salt = ''): Array<[string, string]> =>
   Array.from({ length: count }, (_, i) => [`page-${i}.md`, `# page ${i}${salt}\n`]);
@@ -42,6 +42,27 @@ describe('entity page writer', () => {
     await writePagesInBackground(dir, pagesOf(PAGES_PER_THREAD_MIN), true);
     assert.equal(readdirSync(dir).length, PAGES_PER_THREAD_MIN + 1);
     assert.deepEqual(readdirSync(base), ['entities']);
+  });
+
+  it('started before the pages exist, creates a first build\'s files meanwhile and writes exactly the pages it gets', async () => {
+    const dir = path.join(base, 'entities');
+    const pages = pagesOf(PAGES_PER_THREAD_MIN + 20);
+    // announced: every page but the last, plus one that does not come
+    const names = [...pages.slice(0, -1).map(([n]) => n), 'never-rendered.md'];
+    const writer = startPageWriter(dir, true, pages.length, names);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await writer.write(pages);
+    assert.deepEqual(contents(dir), Object.fromEntries(pages));
+    assert.deepEqual(readdirSync(base), ['entities'], 'no staging folder left');
+  });
+
+  it('aborted before it is given pages, leaves nothing behind', async () => {
+    const dir = path.join(base, 'entities');
+    const writer = startPageWriter(dir, true, PAGES_PER_THREAD_MIN + 1, pagesOf(PAGES_PER_THREAD_MIN + 1).map(([n]) => n));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    writer.abort();
+    for (let k = 0; k < 50 && readdirSync(base).length > 0; k++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(readdirSync(base), []);
   });
 
   it('writes small batches on this thread, with the same result', () => {
