@@ -71,23 +71,24 @@ export function depcruiseCommand(dir, variant, outFile) {
   return { cmd: process.execPath, args, cwd: dir, display: shellDisplay(dir, args) };
 }
 
-/** The config file `depcruise --init oneshot` writes. */
-export const INIT_CONFIG = '.dependency-cruiser.cjs';
+/** The config files `depcruise --init oneshot` may write: `.cjs`, or `.js`/`.mjs` depending on the package's module type. */
+export const INIT_CONFIGS = ['.dependency-cruiser.cjs', '.dependency-cruiser.js', '.dependency-cruiser.mjs'];
 
 /**
  * dependency-cruiser the way its documentation sets a project up: `depcruise --init oneshot` writes its recommended
- * `.dependency-cruiser.cjs` into `dir` (rules such as no-circular and no-orphans, `doNotFollow` node_modules,
- * `exports` conditions), then the cruise runs with it (validation included) and the same exclude as the plain
- * variant. Informational: it does more than we do (rule validation), so the speed bar is judged on the plain run.
+ * config into `dir` (rules such as no-circular and no-orphans, `doNotFollow` node_modules, `exports` conditions),
+ * then the cruise runs with it (validation included) and the same exclude as the plain variant. Informational: it
+ * does more than we do (rule validation), so the speed bar is judged on the plain run.
  */
 export function depcruiseRecommendedCommand(dir, outFile) {
-  if (!fs.existsSync(path.join(dir, INIT_CONFIG))) {
+  const written = () => INIT_CONFIGS.find((name) => fs.existsSync(path.join(dir, name)));
+  if (!written()) {
     const init = spawnSync(process.execPath, [DEPCRUISE_BIN, '--init', 'oneshot'], { cwd: dir, encoding: 'utf8' });
-    if (init.status !== 0 || !fs.existsSync(path.join(dir, INIT_CONFIG))) {
+    if (init.status !== 0 || !written()) {
       throw new Error(`depcruise --init oneshot failed in ${dir}: ${(init.stderr || init.stdout || '').trim().slice(0, 300)}`);
     }
   }
-  const args = [DEPCRUISE_BIN, '.', '--config', INIT_CONFIG, '--output-type', 'json', '--exclude', DEPCRUISE_EXCLUDE, '--no-progress', '--output-to', outFile];
+  const args = [DEPCRUISE_BIN, '.', '--config', written(), '--output-type', 'json', '--exclude', DEPCRUISE_EXCLUDE, '--no-progress', '--output-to', outFile];
   return { cmd: process.execPath, args, cwd: dir, display: `${shellDisplay(dir, [DEPCRUISE_BIN, '--init', 'oneshot'])} once, then ${shellDisplay(dir, args)}` };
 }
 
