@@ -1,6 +1,6 @@
 /** loadFile: read one project file, check that it is indexable text, hash it and parse it. */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import nodePath from 'node:path';
 import { sha1Hex } from '../hash.js';
 import type { KnownFacts, LoadedFile, RelPath, SkipReason } from '../types.js';
@@ -11,7 +11,15 @@ export interface LoadFileOptions {
   maxFileBytes: number;
   /** the facts of the file's last indexed content: when the bytes still hash the same, they are returned unparsed */
   known?: KnownFacts | null;
+  /**
+   * The path was listed by a scan that followed no links (scanProject): its folders are the project's own, so only
+   * the file itself could be a link, and it is read without resolving its real path first (see loadWalked).
+   */
+  walked?: boolean;
 }
+
+/** O_NOFOLLOW and O_NONBLOCK where the platform has them (not on Windows): then loadWalked may be used. */
+const WALKED_OPEN = fsConstants.O_NOFOLLOW === undefined || fsConstants.O_NONBLOCK === undefined ? null : fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
 
 /** How far into a file a NUL byte marks it as binary. */
 const BINARY_PROBE_BYTES = 8192;
@@ -47,20 +55,49 @@ function skipped(path: RelPath, stats: Stats | null, reason: SkipReason, detail?
   return file;
 }
 
+/** Reads all of an open regular file, so the size checked is the size read. */
+function readOpen(fd: number, stats: Stats): Buffer {
+  const bytes = Buffer.allocUnsafe(stats.size);
+  let offset = 0;
+  while (offset < bytes.length) {
+    const read = readSync(fd, bytes, offset, bytes.length - offset, offset);
+    if (read === 0) break; // the file shrank meanwhile
+    offset += read;
+  }
+  return offset === bytes.length ? bytes : bytes.subarray(0, offset);
+}
+
 /** Reads the whole file through one descriptor, so the size checked is the size read. */
 function readAll(absolute: string, maxFileBytes: number): { bytes: Buffer; stats: Stats } | { tooLarge: Stats } {
   const fd = openSync(absolute, 'r');
   try {
     const stats = fstatSync(fd);
     if (stats.size > maxFileBytes) return { tooLarge: stats };
-    const bytes = Buffer.allocUnsafe(stats.size);
-    let offset = 0;
-    while (offset < bytes.length) {
-      const read = readSync(fd, bytes, offset, bytes.length - offset, offset);
-      if (read === 0) break; // the file shrank meanwhile
-      offset += read;
-    }
-    return { bytes: offset === bytes.length ? bytes : bytes.subarray(0, offset), stats };
+    return { bytes: readOpen(fd, stats), stats };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * loadFile for a walked path (LoadFileOptions.walked): one open that refuses a link (O_NOFOLLOW) and never waits on
+ * a pipe (O_NONBLOCK), then fstat on the descriptor, instead of lstat + realpath + open. Null when the full checks
+ * must decide: the file is a link, or no longer a regular file, or cannot be opened.
+ */
+function loadWalked(root: string, path: RelPath, opts: LoadFileOptions, flags: number): LoadedFile | null {
+  let fd: number;
+  try {
+    fd = openSync(nodePath.join(root, path), flags);
+  } catch {
+    return null;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return null;
+    if (stats.size > opts.maxFileBytes) return skipped(path, stats, 'too-large', `${stats.size} bytes > ${opts.maxFileBytes}`);
+    return fromBytes(path, readOpen(fd, stats), stats, opts);
+  } catch {
+    return null;
   } finally {
     closeSync(fd);
   }
@@ -72,6 +109,10 @@ function readAll(absolute: string, maxFileBytes: number): { bytes: Buffer; stats
  * Never throws: problems come back as `skipped` with a reason.
  */
 export function loadFile(root: string, path: RelPath, opts: LoadFileOptions): LoadedFile {
+  if (opts.walked && WALKED_OPEN !== null) {
+    const loaded = loadWalked(root, path, opts, WALKED_OPEN);
+    if (loaded !== null) return loaded;
+  }
   const absolute = nodePath.join(root, path);
   let stats: Stats;
   try {
@@ -104,7 +145,11 @@ export function loadFile(root: string, path: RelPath, opts: LoadFileOptions): Lo
   } catch (error) {
     return skipped(path, stats, 'unreadable', errorDetail(error));
   }
+  return fromBytes(path, bytes, stats, opts);
+}
 
+/** The facts of a file read whole: hashed, refused when binary or not UTF-8, else parsed (or its known facts). */
+function fromBytes(path: RelPath, bytes: Buffer, stats: Stats, opts: LoadFileOptions): LoadedFile {
   const hash = sha1Hex(bytes);
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return skipped(path, stats, 'binary', undefined, hash);
   // the same check as a fatal TextDecoder, natively and without an exception per bad file

@@ -14,6 +14,8 @@ export interface ParsePoolOptions {
   threads?: number;
   /** replaces the worker script (tests use it to simulate crashing workers) */
   workerScript?: URL;
+  /** every path loaded was listed by scanProject (LoadFileOptions.walked) */
+  walked?: boolean;
 }
 
 export interface ParsePool {
@@ -89,7 +91,7 @@ export function defaultThreads(): number {
 
 export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool & { stats(): ParsePoolStats } {
   const threads = Math.max(0, Math.floor(opts.threads ?? defaultThreads()));
-  const setup: WorkerSetup = { root, maxFileBytes: opts.maxFileBytes };
+  const setup: WorkerSetup = { root, maxFileBytes: opts.maxFileBytes, walked: opts.walked === true };
   const workers: PoolWorker[] = [];
   const queue: Chunk[] = [];
   let nextId = 0;
@@ -98,7 +100,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
 
   const loadInProcess = ({ paths, known }: Pick<Chunk, 'paths' | 'known'>): LoadedFile[] => {
     stats.inProcessFiles += paths.length;
-    return paths.map((path, i) => loadFile(root, path, { maxFileBytes: opts.maxFileBytes, known: known[i] }));
+    return paths.map((path, i) => loadFile(root, path, { maxFileBytes: opts.maxFileBytes, known: known[i], walked: setup.walked }));
   };
 
   function dispatch(): void {
@@ -166,7 +168,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
       if (closed || !workersUsable || total < IN_PROCESS_BELOW) {
         const results: LoadedFile[] = [];
         for (let i = 0; i < total; i++) {
-          results.push(loadFile(root, paths[i], { maxFileBytes: opts.maxFileBytes, known: known[i] }));
+          results.push(loadFile(root, paths[i], { maxFileBytes: opts.maxFileBytes, known: known[i], walked: setup.walked }));
           onProgress?.(results.length, total);
         }
         stats.inProcessFiles += total;

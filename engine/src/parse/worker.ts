@@ -9,6 +9,8 @@ import { loadFile } from './load-file.js';
 export interface WorkerSetup {
   root: string;
   maxFileBytes: number;
+  /** LoadFileOptions.walked for every path */
+  walked: boolean;
 }
 
 export interface WorkerRequest {
@@ -26,7 +28,7 @@ export interface WorkerResponse {
 const setup = workerData as WorkerSetup;
 
 parentPort?.on('message', (request: WorkerRequest) => {
-  const results = request.paths.map((path, i) => loadFile(setup.root, path, { maxFileBytes: setup.maxFileBytes, known: request.known[i] }));
+  const results = request.paths.map((path, i) => loadFile(setup.root, path, { maxFileBytes: setup.maxFileBytes, known: request.known[i], walked: setup.walked }));
   const response: WorkerResponse = { id: request.id, results };
   parentPort!.postMessage(response);
 });

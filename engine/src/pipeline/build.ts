@@ -67,7 +67,8 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
     }
   }
   progress('scan', 0, 1);
-  const scanned = await scanProject(root, config);
+  // size and mtime only matter to reuse a file's facts: a first build needs none (the loader stats what it reads)
+  const scanned = await scanProject(root, config, { stats: previous.size > 0 });
   progress('scan', 1, 1);
   lap('scan');
 
@@ -78,7 +79,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
     if (old && old.size === f.size && old.mtimeMs === f.mtimeMs && old.skipped !== 'unreadable') reused.push(old);
     else toLoad.push(f.path);
   }
-  const pool = createParsePool(root, { maxFileBytes: config.maxFileBytes, threads: options.threads });
+  const pool = createParsePool(root, { maxFileBytes: config.maxFileBytes, threads: options.threads, walked: true });
   let loaded;
   try {
     loaded = await pool.load(toLoad, (done, total) => progress('parse', done, total), knownFactsOf(previous, toLoad));

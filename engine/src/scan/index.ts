@@ -5,11 +5,16 @@ import { createFileFilter } from './file-filter.js';
 
 export { createFileFilter, type FileFilter } from './file-filter.js';
 
+export interface ScanOptions {
+  /** size and mtime of every file (an lstat each; default true); without them both are 0 */
+  stats?: boolean;
+}
+
 /**
  * Lists the project's indexable files with size and mtime, sorted by path. Symbolic links are not followed
  * into folders (no loops); links to files are listed and checked by the loader, which refuses targets outside the root.
  */
-export async function scanProject(root: string, config: IntelConfig): Promise<ScannedFile[]> {
+export async function scanProject(root: string, config: IntelConfig, options: ScanOptions = {}): Promise<ScannedFile[]> {
   const accept = createFileFilter(root, config);
   const entries = await fg(config.include, {
     cwd: root,
@@ -17,7 +22,8 @@ export async function scanProject(root: string, config: IntelConfig): Promise<Sc
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false,
-    stats: true,
+    stats: options.stats !== false,
+    objectMode: true,
     suppressErrors: true,
     unique: true,
   });

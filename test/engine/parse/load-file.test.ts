@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -115,6 +116,14 @@ describe('loadFile', () => {
     const missing = loadFile(tmp, 'src/nope.js', opts);
     assert.equal(skipReason(missing), 'unreadable');
     assert.ok('detail' in missing && missing.detail?.startsWith('ENOENT'));
+  });
+
+  it('gives the same result for a path a scan listed (walked), links, folders and pipes included, without waiting on a pipe', () => {
+    const fifo = spawnSync('mkfifo', [path.join(tmp, 'src/pipe.js')]).status === 0;
+    // every file of this test a scan can list: a scan follows no link into a folder, so not src/outside-folder/…
+    const paths = ['binary.js', 'latin1.js', 'bom.ts', 'large.js', 'exact.js', 'target.js', 'inside-link.js', 'outside-link.js', 'dangling-link.js', 'loop-a.js', 'nope.js', ...(fifo ? ['pipe.js'] : [])];
+    for (const p of [...paths.map((f) => `src/${f}`), 'src']) assert.deepEqual(loadFile(tmp, p, { ...opts, walked: true }), loadFile(tmp, p, opts), p);
+    if (fifo) assert.equal(skipReason(loadFile(tmp, 'src/pipe.js', { ...opts, walked: true })), 'not-a-file');
   });
 
   it('reports a file without read permission as unreadable', { skip: process.getuid?.() === 0 ? 'root can read anything' : false }, () => {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFileFilter, scanProject } from '../../../engine/src/scan/index.js';
 import { defaultConfig, readIntelConfig } from '../../../engine/src/config.js';
@@ -34,6 +36,19 @@ describe('scan: which files are indexed', () => {
       'src/a.ts': '', 'src/legacy/old.ts': '', 'scripts/s.ts': '', 'src/b.js': '',
     });
     assert.deepEqual(await paths(root), ['src/a.ts']);
+  });
+
+  it('lists the same files without stats (size and mtime 0), links included, and never enters a linked folder', async () => {
+    const root = tempProject({ 'src/a.ts': 'x', 'src/b/c.ts': 'yy', 'elsewhere/d.ts': '' });
+    symlinkSync(path.join(root, 'src/a.ts'), path.join(root, 'src/link.ts'));
+    symlinkSync(path.join(root, 'elsewhere'), path.join(root, 'src/linked-folder'));
+    const config = readIntelConfig(root);
+    const withStats = await scanProject(root, config);
+    const without = await scanProject(root, config, { stats: false });
+    assert.deepEqual(without.map((f) => f.path), withStats.map((f) => f.path));
+    assert.ok(!withStats.some((f) => f.path.startsWith('src/linked-folder/')), 'a linked folder is not entered (loadFile walked relies on it)');
+    assert.ok(without.every((f) => f.size === 0 && f.mtimeMs === 0));
+    assert.equal(withStats.find((f) => f.path === 'src/b/c.ts')?.size, 2);
   });
 
   it('the single-file filter agrees with the full scan', async () => {
