@@ -11,7 +11,7 @@ import { Buffer } from 'node:buffer';
 import type { GraphRows, StoreMeta } from '../types.js';
 import { instantiateWasm, type WasmMemory } from '../wasm.js';
 import { GRAPH_FILE_WASM } from './generated/graph-file-wasm.js';
-import { layoutGraphFile, storableAsIs, type TreeWriter, type Value } from './sqlite-file.js';
+import { layoutGraphFile, ROWIDS, storableAsIs, type Column, type TreeWriter } from './sqlite-file.js';
 
 interface GraphFileModule {
   memory: WasmMemory;
@@ -73,53 +73,67 @@ function pagesFor(rows: GraphRows): number {
 function wasmTreeWriter(m: GraphFileModule, pages: number): TreeWriter {
   m.reset();
   const fileBase = m.begin(pages);
-  /** Writes `records` into the module's memory as value triples (text after them); returns where. */
-  const put = (records: readonly Value[][]): [at: number, rows: number, columns: number] => {
-    const rows = records.length;
-    const columns = rows > 0 ? records[0].length : 0;
-    const texts: string[] = [];
-    for (const record of records) for (const v of record) if (typeof v === 'string') texts.push(v);
-    // all the text in one native call: when it is ASCII (bytes written = characters), offsets are character offsets
-    const joined = texts.join('');
-    const valueBytes = rows * columns * 12;
-    const at = m.alloc(valueBytes + 3 * joined.length + 16);
+  /**
+   * Writes the records of `columns` into the module's memory as value triples, row by row (text after them); returns
+   * where. Column by column: a text column's strings go in with one native write when they are ASCII.
+   */
+  const put = (columns: readonly Column[], rows: number): [at: number, rows: number, columns: number] => {
+    const width = columns.length;
+    let chars = 0;
+    const joined: Array<string | null> = columns.map((column) => {
+      if (column === ROWIDS) return null;
+      const text = column.filter((v) => typeof v === 'string').join('');
+      chars += text.length;
+      return text;
+    });
+    const valueBytes = rows * width * 12;
+    const at = m.alloc(valueBytes + 3 * chars + 16);
     // after alloc: the memory may have grown, which replaces its buffer
     const buffer = m.memory.buffer;
-    const triples = new Int32Array(buffer, at, rows * columns * 3);
+    const triples = new Int32Array(buffer, at, rows * width * 3);
     const heap = Buffer.from(buffer);
-    const textAt = at + valueBytes;
-    const ascii = heap.write(joined, textAt, 'utf8') === joined.length;
-    let text = textAt;
-    let k = 0;
-    for (const record of records) {
-      for (const v of record) {
-        if (v === null) triples[k] = TAG_NULL;
-        else if (typeof v === 'number') {
-          // a safe integer (storableAsIs) as its low and high 32 bits, two's complement
-          const high = Math.floor(v / 2 ** 32);
+    let text = at + valueBytes;
+    for (let c = 0; c < width; c++) {
+      const column = columns[c];
+      const stride = width * 3;
+      if (column === ROWIDS) {
+        for (let r = 0, k = c * 3; r < rows; r++, k += stride) {
           triples[k] = TAG_INTEGER;
-          triples[k + 1] = v - high * 2 ** 32;
-          triples[k + 2] = high;
-        } else {
+          triples[k + 1] = r + 1;
+          triples[k + 2] = 0;
+        }
+        continue;
+      }
+      const all = joined[c]!;
+      // ASCII when the bytes written are as many as the characters: then a string's bytes are its characters
+      const ascii = heap.write(all, text, 'utf8') === all.length;
+      for (let r = 0, k = c * 3; r < rows; r++, k += stride) {
+        const v = column[r];
+        if (typeof v === 'string') {
           const length = ascii ? v.length : putText(heap, text, v);
           triples[k] = TAG_TEXT;
           triples[k + 1] = text;
           triples[k + 2] = length;
           text += length;
-        }
-        k += 3;
+        } else if (typeof v === 'number') {
+          // a safe integer (storableAsIs) as its low and high 32 bits, two's complement
+          const high = Math.floor(v / 2 ** 32);
+          triples[k] = TAG_INTEGER;
+          triples[k + 1] = v - high * 2 ** 32;
+          triples[k + 2] = high;
+        } else triples[k] = TAG_NULL;
       }
     }
-    return [at, rows, columns];
+    return [at, rows, width];
   };
   return {
-    table: (records) => m.table(...put(records)),
-    index(records, keys, unique) {
-      const root = m.index(...put(records), keys, unique ? 1 : 0);
+    table: (columns, rows) => m.table(...put(columns, rows)),
+    index(columns, rows, keys, unique) {
+      const root = m.index(...put(columns, rows), keys, unique ? 1 : 0);
       return root < 0 ? null : root;
     },
-    schema(records) {
-      if (m.schema(...put(records)) === 0) throw new Error('sqlite-file: the schema does not fit on page 1');
+    schema(columns, rows) {
+      if (m.schema(...put(columns, rows)) === 0) throw new Error('sqlite-file: the schema does not fit on page 1');
     },
     done() {
       const count = m.finish();

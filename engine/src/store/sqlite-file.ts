@@ -452,23 +452,35 @@ function columnOrder(values: readonly Value[]): (a: Value, b: Value) => number {
 
 // ---------------------------------------------------------------- the database
 
+/** The column of row numbers (1, 2, …): what an index on a rowid table ends with. */
+export const ROWIDS = Symbol('rowids');
+
+/** The values of one column of a b-tree's records, row by row; ROWIDS for the row numbers. */
+export type Column = readonly Value[] | typeof ROWIDS;
+
 /**
  * What lays out a new database's b-trees, page after page: the JavaScript writer below, or the WebAssembly one
  * (graph-file-wasm.ts, the same steps in AssemblyScript). layoutGraphFile decides what goes in, in which order.
+ * Records come as columns (`rows` values each): cheaper to hand over than an array per row.
  */
 export interface TreeWriter {
-  /** A rowid table of `records` (rowids from 1, in order); returns its root page. */
-  table(records: readonly Value[][]): number;
+  /** A rowid table of the records (rowids from 1, in order); returns its root page. */
+  table(columns: readonly Column[], rows: number): number;
   /**
-   * An index b-tree of `records` in the order of their first `keys` values, then of their position (every key
+   * An index b-tree of the records in the order of their first `keys` values, then of their position (every key
    * column holds text only or integers only); returns its root page, or null when `unique` and two records share
    * a key (INSERT OR REPLACE would keep one: the rows need SQLite).
    */
-  index(records: readonly Value[][], keys: number, unique: boolean): number | null;
+  index(columns: readonly Column[], rows: number, keys: number, unique: boolean): number | null;
   /** Lays out page 1's schema table (rowids from 1); throws when it does not fit on the page. */
-  schema(records: readonly Value[][]): void;
+  schema(columns: readonly Column[], rows: number): void;
   /** The file's bytes (page 1's header still to write) and its page count. */
   done(): { bytes: Buffer; pages: number };
+}
+
+/** The records of `columns`, one array per row. */
+function recordsOf(columns: readonly Column[], rows: number): Value[][] {
+  return Array.from({ length: rows }, (_, r) => columns.map((c) => (c === ROWIDS ? r + 1 : c[r])));
 }
 
 /** The JavaScript writer of TreeWriter. */
@@ -477,8 +489,9 @@ export function jsTreeWriter(): TreeWriter {
   file.take(); // page 1: the header and the schema, written last
   const p = new Payloads(file);
   return {
-    table: (records) => writeTable(file, p, records.map((r) => p.add(r, TABLE_MAX_LOCAL)), records.map((_, i) => i + 1)),
-    index(records, keys, unique) {
+    table: (columns, rows) => writeTable(file, p, recordsOf(columns, rows).map((r) => p.add(r, TABLE_MAX_LOCAL)), Array.from({ length: rows }, (_, i) => i + 1)),
+    index(columns, rows, keys, unique) {
+      const records = recordsOf(columns, rows);
       const orders = Array.from({ length: keys }, (_, c) => columnOrder(records.map((r) => r[c])));
       const compare = (a: number, b: number): number => {
         for (let c = 0; c < keys; c++) {
@@ -499,8 +512,8 @@ export function jsTreeWriter(): TreeWriter {
       }
       return writeIndex(file, p, order.map((i) => p.add(records[i], INDEX_MAX_LOCAL)));
     },
-    schema(records) {
-      const cells: Cell[] = records.map((r, i) => ({ left: 0, key: i + 1, payload: p.add(r, TABLE_MAX_LOCAL) }));
+    schema(columns, rows) {
+      const cells: Cell[] = recordsOf(columns, rows).map((r, i) => ({ left: 0, key: i + 1, payload: p.add(r, TABLE_MAX_LOCAL) }));
       if (cells.reduce((n, c) => n + cellSize(c, p) + 2, 100 + 8) > USABLE) throw new Error('sqlite-file: the schema does not fit on page 1');
       layoutPage(file, 1, LEAF_TABLE, cells, 0, p);
     },
@@ -568,44 +581,52 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, writer: TreeWr
   const table = (name: string, root: number) => schema.push({ type: 'table', name, table: name, root, sql: statement(`CREATE TABLE ${name} (`) });
   const autoIndex = (on: string, n: number, root: number) => schema.push({ type: 'index', name: `sqlite_autoindex_${on}_${n}`, table: on, root, sql: null });
   /** an index on a rowid table: entries (column, rowid) in BINARY order */
-  const rowidIndex = (column: readonly string[]) => writer.index(column.map((v, i) => [v, i + 1]), 2, false)!;
+  const rowidIndex = (column: readonly string[]) => writer.index([column, ROWIDS], column.length, 2, false)!;
+  const of = <T, V extends Value>(items: readonly T[], pick: (item: T) => V): V[] => items.map(pick);
 
   // nodes: PRIMARY KEY id and UNIQUE path are automatic indexes
-  table('nodes', writer.table(nodes.map((n) => [n.id, n.path, n.kind, n.body])));
-  autoIndex('nodes', 1, rowidIndex(nodes.map((n) => n.id)));
-  autoIndex('nodes', 2, rowidIndex(nodes.map((n) => n.path)));
+  const nodeIds = of(nodes, (n) => n.id);
+  const nodePaths = of(nodes, (n) => n.path);
+  table('nodes', writer.table([nodeIds, nodePaths, of(nodes, (n) => n.kind), of(nodes, (n) => n.body)], nodes.length));
+  autoIndex('nodes', 1, rowidIndex(nodeIds));
+  autoIndex('nodes', 2, rowidIndex(nodePaths));
 
   // edges: WITHOUT ROWID, so the table is an index b-tree keyed on (source, target, kind) that holds every column
-  const edgesRoot = writer.index(edges.map((e) => [e.source, e.target, e.kind, e.names, e.reexports, e.specifier, e.line]), 3, true);
+  const sources = of(edges, (e) => e.source);
+  const targets = of(edges, (e) => e.target);
+  const edgeKinds = of(edges, (e) => e.kind);
+  const edgeColumns = [sources, targets, edgeKinds, of(edges, (e) => e.names), of(edges, (e) => e.reexports), of(edges, (e) => e.specifier), of(edges, (e) => e.line)];
+  const edgesRoot = writer.index(edgeColumns, edges.length, 3, true);
   if (edgesRoot === null) return null; // INSERT OR REPLACE keeps the last
   table('edges', edgesRoot);
 
-  table('symbols', writer.table(symbols.map((s) => [s.nodeId, s.name, s.kind, s.line, s.exported ? 1 : 0])));
-  table('externals', writer.table(externals.map((x) => [x.nodeId, x.package, x.specifier, x.kind, x.line])));
-  table('unresolved', writer.table(unresolved.map((u) => [u.nodeId, u.specifier, u.kind, u.reason, u.line])));
-  const metaRows: Array<[string, string]> = [
-    [META_KEYS.storeFormatVersion, String(meta.storeFormatVersion)],
-    [META_KEYS.toolVersion, meta.toolVersion],
-    [META_KEYS.builtAt, meta.builtAt],
-  ];
-  table('meta', writer.table(metaRows.map(([key, value]) => [key, value])));
-  autoIndex('meta', 1, rowidIndex(metaRows.map(([key]) => key)));
+  const symbolNodes = of(symbols, (s) => s.nodeId);
+  const symbolNames = of(symbols, (s) => s.name);
+  table('symbols', writer.table([symbolNodes, symbolNames, of(symbols, (s) => s.kind), of(symbols, (s) => s.line), of(symbols, (s) => (s.exported ? 1 : 0))], symbols.length));
+  const externalNodes = of(externals, (x) => x.nodeId);
+  const externalPackages = of(externals, (x) => x.package);
+  table('externals', writer.table([externalNodes, externalPackages, of(externals, (x) => x.specifier), of(externals, (x) => x.kind), of(externals, (x) => x.line)], externals.length));
+  const unresolvedNodes = of(unresolved, (u) => u.nodeId);
+  table('unresolved', writer.table([unresolvedNodes, of(unresolved, (u) => u.specifier), of(unresolved, (u) => u.kind), of(unresolved, (u) => u.reason), of(unresolved, (u) => u.line)], unresolved.length));
+  const metaKeys = [META_KEYS.storeFormatVersion, META_KEYS.toolVersion, META_KEYS.builtAt];
+  table('meta', writer.table([metaKeys, [String(meta.storeFormatVersion), meta.toolVersion, meta.builtAt]], metaKeys.length));
+  autoIndex('meta', 1, rowidIndex(metaKeys));
 
   // then the explicit indexes, in schema order
   const index = (name: string, on: string, root: number) => schema.push({ type: 'index', name, table: on, root, sql: statement(`CREATE INDEX ${name} ON`) });
   // an index on a WITHOUT ROWID table ends with the primary key columns it does not hold already
-  index('edges_target', 'edges', writer.index(edges.map((e) => [e.target, e.source, e.kind]), 3, false)!);
-  index('symbols_name', 'symbols', rowidIndex(symbols.map((s) => s.name)));
-  index('symbols_node_id', 'symbols', rowidIndex(symbols.map((s) => s.nodeId)));
-  index('externals_package', 'externals', rowidIndex(externals.map((x) => x.package)));
-  index('externals_node_id', 'externals', rowidIndex(externals.map((x) => x.nodeId)));
-  index('unresolved_node_id', 'unresolved', rowidIndex(unresolved.map((u) => u.nodeId)));
+  index('edges_target', 'edges', writer.index([targets, sources, edgeKinds], edges.length, 3, false)!);
+  index('symbols_name', 'symbols', rowidIndex(symbolNames));
+  index('symbols_node_id', 'symbols', rowidIndex(symbolNodes));
+  index('externals_package', 'externals', rowidIndex(externalPackages));
+  index('externals_node_id', 'externals', rowidIndex(externalNodes));
+  index('unresolved_node_id', 'unresolved', rowidIndex(unresolvedNodes));
   const laidOut = new Set(schema.map((s) => s.sql));
   const missing = DDL_STATEMENTS.filter((s) => !laidOut.has(s));
   if (missing.length > 0) throw new Error(`sqlite-file: schema.ts statements not laid out here: ${missing.map((s) => s.split('\n')[0]).join('; ')}`);
 
   // page 1: the schema table (one leaf: it is small and fixed), then the file header in front of it
-  writer.schema(schema.map((s) => [s.type, s.name, s.table, s.root, s.sql]));
+  writer.schema([of(schema, (s) => s.type), of(schema, (s) => s.name), of(schema, (s) => s.table), of(schema, (s) => s.root), of(schema, (s) => s.sql)], schema.length);
   const { bytes, pages } = writer.done();
   writeFileHeader(bytes.subarray(0, PAGE_SIZE), pages);
   return bytes;
