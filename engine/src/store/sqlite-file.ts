@@ -633,26 +633,28 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, writer: TreeWr
 }
 
 function writeFileHeader(page: Buffer, pageCount: number): void {
-  page.write('SQLite format 3\0', 0, 'latin1');
-  page.writeUInt16BE(PAGE_SIZE, 16);
+  // byte by byte (put16/put32): Buffer's writeUInt*BE showed ~7 ms on their first call in cold builds' profiles
+  const magic = 'SQLite format 3\0';
+  for (let i = 0; i < magic.length; i++) page[i] = magic.charCodeAt(i);
+  put16(page, 16, PAGE_SIZE);
   page[18] = 1; // file format write version: rollback journal
   page[19] = 1; // read version
   page[20] = 0; // reserved bytes per page
   page[21] = 64; // max embedded payload fraction
   page[22] = 32; // min embedded payload fraction
   page[23] = 32; // leaf payload fraction
-  page.writeUInt32BE(1, 24); // file change counter
-  page.writeUInt32BE(pageCount, 28);
-  page.writeUInt32BE(0, 32); // first freelist trunk page
-  page.writeUInt32BE(0, 36); // free pages
-  page.writeUInt32BE(1, 40); // schema cookie
-  page.writeUInt32BE(4, 44); // schema format
-  page.writeUInt32BE(0, 48); // default page cache size
-  page.writeUInt32BE(0, 52); // no auto-vacuum
-  page.writeUInt32BE(1, 56); // UTF-8
-  page.writeUInt32BE(0, 60); // user version
-  page.writeUInt32BE(0, 64); // incremental vacuum off
-  page.writeUInt32BE(0, 68); // application id
-  page.writeUInt32BE(1, 92); // version-valid-for: the change counter above
-  page.writeUInt32BE(SQLITE_VERSION_NUMBER, 96);
+  put32(page, 24, 1); // file change counter
+  put32(page, 28, pageCount);
+  put32(page, 32, 0); // first freelist trunk page
+  put32(page, 36, 0); // free pages
+  put32(page, 40, 1); // schema cookie
+  put32(page, 44, 4); // schema format
+  put32(page, 48, 0); // default page cache size
+  put32(page, 52, 0); // no auto-vacuum
+  put32(page, 56, 1); // UTF-8
+  put32(page, 60, 0); // user version
+  put32(page, 64, 0); // incremental vacuum off
+  put32(page, 68, 0); // application id
+  put32(page, 92, 1); // version-valid-for: the change counter above
+  put32(page, 96, SQLITE_VERSION_NUMBER);
 }
