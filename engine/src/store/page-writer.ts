@@ -3,14 +3,15 @@
  * never see a torn page (no fsync: pages are derived from index.json). A folder that does not exist yet (a first
  * build) is filled as a sibling temp folder that becomes the folder in one rename, without a rename per page.
  *
- * Creating files is slow on some disks (0.2-1 ms each here, 0.03 ms right after few deletes), so a full build starts a
- * thread before it renders the pages: on a first build the thread creates the (empty) page files meanwhile, then
+ * Creating files is slow on some disks (0.2-1 ms each here right after many deletes, 0.03 ms otherwise), so with 4 cores
+ * or more (pageThreadWanted) a full build starts a thread before it renders the pages: on a first build the thread creates the (empty) page files meanwhile, then
  * writes what it is sent while graph.db is built here. The thread runs `preparePages` and `writePages` themselves,
  * passed as source text: they use nothing but their parameters, so they run the same on both sides and the bundled
  * runtime needs no extra file.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
@@ -92,6 +93,18 @@ export function writePagesSync(dir: string, pages: Array<[string, string]>, fres
 export const PAGES_PER_THREAD_MIN = 200;
 
 /**
+ * Whether pages go to a thread at all: from 4 cores up, or as GSD_PAGE_THREAD says (1 / 0). On 2 cores the thread
+ * competes with this thread and V8's compiler for the second core: cold builds measured interleaved, without it /
+ * with it: zod 787 / 796 ms (CPU 1110 / 1200), lodash 634 / 626 (830 / 950), date-fns 1834 / 2061 (2580 / 3180). It
+ * only paid where creating files is slow, which was seen here right after thousands of deletes.
+ */
+export function pageThreadWanted(env: NodeJS.ProcessEnv = process.env, cores: number = os.availableParallelism?.() ?? os.cpus().length): boolean {
+  if (env.GSD_PAGE_THREAD === '0') return false;
+  if (env.GSD_PAGE_THREAD === '1') return true;
+  return cores >= 4;
+}
+
+/**
  * The thread: prepares a fresh job's files as soon as it starts (workerData.names), then writes the pages it is sent
  * and says 'done'. A failure is an 'error' event: the caller writes the pages itself.
  */
@@ -129,7 +142,7 @@ export function startPageWriter(dir: string, fresh: boolean, expected: number, n
       }),
     abort: () => {},
   };
-  if (expected < PAGES_PER_THREAD_MIN || process.env.GSD_PAGE_THREAD === '0') return inProcess;
+  if (expected < PAGES_PER_THREAD_MIN || !pageThreadWanted()) return inProcess;
   let worker: Worker;
   try {
     worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { dir, fresh, tag, names: fresh ? names : null }, execArgv: [] });

@@ -3,17 +3,31 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { PAGES_PER_THREAD_MIN, startPageWriter, writePagesInBackground, writePagesSync } from '../../../engine/src/store/page-writer.js';
+import { PAGES_PER_THREAD_MIN, pageThreadWanted, startPageWriter, writePagesInBackground, writePagesSync } from '../../../engine/src/store/page-writer.js';
 
 const pagesOf = (count: number, salt = ''): Array<[string, string]> =>
   Array.from({ length: count }, (_, i) => [`page-${i}.md`, `# page ${i}${salt}\n`]);
 
 describe('entity page writer', () => {
   let base: string;
+  const threadSetting = process.env.GSD_PAGE_THREAD;
   beforeEach(() => {
     base = mkdtempSync(path.join(os.tmpdir(), 'gsd-pages-'));
+    // the thread is used from 4 cores up: these tests use it on any machine
+    process.env.GSD_PAGE_THREAD = '1';
   });
-  afterEach(() => rmSync(base, { recursive: true, force: true }));
+  afterEach(() => {
+    rmSync(base, { recursive: true, force: true });
+    if (threadSetting === undefined) delete process.env.GSD_PAGE_THREAD;
+    else process.env.GSD_PAGE_THREAD = threadSetting;
+  });
+
+  it('uses a thread from 4 cores up, or as GSD_PAGE_THREAD says', () => {
+    assert.equal(pageThreadWanted({}, 2), false);
+    assert.equal(pageThreadWanted({}, 4), true);
+    assert.equal(pageThreadWanted({ GSD_PAGE_THREAD: '0' }, 8), false);
+    assert.equal(pageThreadWanted({ GSD_PAGE_THREAD: '1' }, 2), true);
+  });
 
   const contents = (dir: string) => Object.fromEntries(readdirSync(dir).map((n) => [n, readFileSync(path.join(dir, n), 'utf8')]));
 

@@ -15,6 +15,7 @@ import { encodeGraphFileWasm } from '../../../engine/src/store/graph-file-wasm.j
 import { encodeGraphDbWithSqlJs, loadSqlJs, readGraphRows, writeGraphDb } from '../../../engine/src/store/sqlite.js';
 import type { GraphRows, ImportKind, StoreMeta } from '../../../engine/src/types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../../../engine/src/version.js';
+import { seededRandom as random } from '../../helpers/sources.js';
 
 const meta: StoreMeta = { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt: '2026-11-22T10:00:00.000Z' };
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'gsd-sqlite-file-'));
@@ -64,18 +65,6 @@ async function assertSameAsSqlJs(rows: GraphRows): Promise<void> {
     a.close();
     b.close();
   }
-}
-
-/** A deterministic pseudo-random source (mulberry32). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Characters whose UTF-16 and UTF-8 orders differ, multi-byte ones, a lone surrogate (stored as U+FFFD). */
