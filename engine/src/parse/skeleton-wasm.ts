@@ -94,27 +94,40 @@ function layout(n: number) {
   return { out, ranges: work, kinds, starts, ends, texts, comments, stack, units, end: units + 4 * n + 64 };
 }
 
-function ready(n: number): Lexer | undefined {
+/** The skeleton pass over a file's bytes, as it lies in the module's memory. */
+interface SkeletonPass {
+  lexer: Lexer;
+  at: ReturnType<typeof layout>;
+  /** the text's length in bytes */
+  n: number;
+  /** the skeleton's length at `at.out`, or UNCHANGED */
+  length: number;
+}
+
+/**
+ * Copies `bytes` into the module's memory (followed by zero bytes) and runs the skeleton pass over them: null when
+ * the whole file must be parsed, undefined when WebAssembly is not used for it (see the module comment).
+ */
+function skeletonPass(bytes: Uint8Array, dialect: Dialect): SkeletonPass | null | undefined {
+  if (dialect === 'tsx') return null;
+  const n = bytes.length;
   if (n > WASM_MAX_BYTES) return undefined;
   if (lexer === undefined) lexer = instantiate();
   if (lexer === null) return undefined;
-  const needed = layout(n).end;
-  const memory = lexer.memory;
-  if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
-  return lexer;
-}
-
-/** Copies `bytes` in as the text, followed by zero bytes. */
-function put(lexer: Lexer, bytes: Uint8Array): void {
-  const heap = new Uint8Array(lexer.memory.buffer);
-  heap.set(bytes, TEXT);
-  heap.fill(0, TEXT + bytes.length, TEXT + bytes.length + PAD);
-}
-
-/** Runs the skeleton pass over the text put() wrote: BAIL, UNCHANGED, or the skeleton's length at layout(n).out. */
-function skeletonPass(lexer: Lexer, n: number, dialect: Dialect): number {
   const at = layout(n);
-  return lexer.skeleton(TEXT, n, dialect === 'js' ? 1 : 0, at.out, at.ranges, at.stack);
+  const memory = lexer.memory;
+  if (at.end > memory.buffer.byteLength) memory.grow(Math.ceil((at.end - memory.buffer.byteLength) / PAGE));
+  const heap = new Uint8Array(memory.buffer);
+  heap.set(bytes, TEXT);
+  heap.fill(0, TEXT + n, TEXT + n + PAD);
+  const length = lexer.skeleton(TEXT, n, dialect === 'js' ? 1 : 0, at.out, at.ranges, at.stack);
+  return length === BAIL ? null : { lexer, at, n, length };
+}
+
+/** The skeleton of a pass as text: `source()` when nothing was dropped, else the bytes the pass wrote, decoded. */
+function skeletonText(pass: SkeletonPass, source: () => string): string {
+  if (pass.length === UNCHANGED) return source();
+  return Buffer.from(pass.lexer.memory.buffer, pass.at.out, pass.length).toString('utf8');
 }
 
 /**
@@ -123,14 +136,8 @@ function skeletonPass(lexer: Lexer, n: number, dialect: Dialect): number {
  * undefined when WebAssembly is not used for it (see the module comment).
  */
 export function skeletonFromBytes(bytes: Uint8Array, dialect: Dialect, source: () => string): string | null | undefined {
-  if (dialect === 'tsx') return null;
-  const lexer = ready(bytes.length);
-  if (lexer === undefined) return undefined;
-  put(lexer, bytes);
-  const length = skeletonPass(lexer, bytes.length, dialect);
-  if (length === BAIL) return null;
-  if (length === UNCHANGED) return source();
-  return Buffer.from(lexer.memory.buffer, layout(bytes.length).out, length).toString('utf8');
+  const pass = skeletonPass(bytes, dialect);
+  return pass && skeletonText(pass, source);
 }
 
 /** A skeleton and its tokens (null when tokenize would give up on it). */
@@ -144,28 +151,17 @@ export interface LexedSkeleton {
  * file must be parsed, undefined when WebAssembly is not used for it.
  */
 export function lexBytes(bytes: Uint8Array, dialect: Dialect, source: () => string): LexedSkeleton | null | undefined {
-  if (dialect === 'tsx') return null;
-  const n = bytes.length;
-  const lexer = ready(n);
-  if (lexer === undefined) return undefined;
-  put(lexer, bytes);
-  const at = layout(n);
-  const plainJs = dialect === 'js' ? 1 : 0;
-  const length = lexer.skeleton(TEXT, n, plainJs, at.out, at.ranges, at.stack);
-  if (length === BAIL) return null;
+  const pass = skeletonPass(bytes, dialect);
+  if (!pass) return pass;
+  const { lexer, at } = pass;
+  const text = skeletonText(pass, source);
   // the skeleton's bytes: the text itself, or what the pass wrote (then followed by zero bytes, as the text is)
-  let textAt = TEXT;
-  let textLength = n;
-  let text: string;
-  if (length === UNCHANGED) text = source();
-  else {
-    textAt = at.out;
-    textLength = length;
-    new Uint8Array(lexer.memory.buffer).fill(0, at.out + length, at.out + length + PAD);
-    text = Buffer.from(lexer.memory.buffer, at.out, length).toString('utf8');
-  }
+  const unchanged = pass.length === UNCHANGED;
+  const textAt = unchanged ? TEXT : at.out;
+  const textLength = unchanged ? pass.n : pass.length;
+  if (!unchanged) new Uint8Array(lexer.memory.buffer).fill(0, at.out + textLength, at.out + textLength + PAD);
   // the token arrays sit after the skeleton, sized for `n` bytes: the skeleton is never longer than the text
-  const count = lexer.tokens(textAt, textLength, plainJs, at.kinds, at.starts, at.ends, at.texts, at.comments, at.stack, at.units);
+  const count = lexer.tokens(textAt, textLength, dialect === 'js' ? 1 : 0, at.kinds, at.starts, at.ends, at.texts, at.comments, at.stack, at.units);
   if (count === BAIL) return { text, tokens: null };
   return { text, tokens: tokensFrom(lexer, at, count, text) };
 }
