@@ -49,6 +49,11 @@ function errorDetail(error: unknown): string {
   return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? error);
 }
 
+/** A file over `maxFileBytes`, skipped without being hashed. */
+function tooLarge(path: RelPath, stats: Stats, maxFileBytes: number): LoadedFile {
+  return skipped(path, stats, 'too-large', `${stats.size} bytes > ${maxFileBytes}`);
+}
+
 function skipped(path: RelPath, stats: Stats | null, reason: SkipReason, detail?: string, hash: string | null = null): LoadedFile {
   const file: LoadedFile = { path, hash, size: stats?.size ?? 0, mtimeMs: stats?.mtimeMs ?? 0, skipped: reason };
   if (detail !== undefined) file.detail = detail;
@@ -94,7 +99,7 @@ function loadWalked(root: string, path: RelPath, opts: LoadFileOptions, flags: n
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return null;
-    if (stats.size > opts.maxFileBytes) return skipped(path, stats, 'too-large', `${stats.size} bytes > ${opts.maxFileBytes}`);
+    if (stats.size > opts.maxFileBytes) return tooLarge(path, stats, opts.maxFileBytes);
     return fromBytes(path, readOpen(fd, stats), stats, opts);
   } catch {
     return null;
@@ -132,14 +137,12 @@ export function loadFile(root: string, path: RelPath, opts: LoadFileOptions): Lo
     return skipped(path, null, 'unreadable', errorDetail(error));
   }
   if (!stats.isFile()) return skipped(path, stats, 'not-a-file');
-  if (stats.size > opts.maxFileBytes) return skipped(path, stats, 'too-large', `${stats.size} bytes > ${opts.maxFileBytes}`);
+  if (stats.size > opts.maxFileBytes) return tooLarge(path, stats, opts.maxFileBytes);
 
   let bytes: Buffer;
   try {
     const read = readAll(absolute, opts.maxFileBytes);
-    if ('tooLarge' in read) {
-      return skipped(path, read.tooLarge, 'too-large', `${read.tooLarge.size} bytes > ${opts.maxFileBytes}`);
-    }
+    if ('tooLarge' in read) return tooLarge(path, read.tooLarge, opts.maxFileBytes);
     bytes = read.bytes;
     stats = read.stats;
   } catch (error) {

@@ -126,9 +126,10 @@ function meta(builtAt: string): StoreMeta {
   return { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt };
 }
 
-export async function writeIndexDocument(state: ProjectState, builtAt: string): Promise<void> {
+/** Writes index.json; `text` when it was serialized already (a full build makes it while the pages are written). */
+export async function writeIndexDocument(state: ProjectState, builtAt: string, text = serializeIndex(state.records, state.configFiles, builtAt)): Promise<void> {
   // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again
-  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt), { durable: false });
+  await writeFileAtomic(intelPaths(state.root).index, text, { durable: false });
 }
 
 /** The names in the entity folder, or null when there is no folder yet (a first build). */
@@ -188,8 +189,7 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
     }
     await writeFileAtomic(paths.summary, summary, { durable: false });
     lap('write: summary');
-    // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again
-    await writeFileAtomic(paths.index, index, { durable: false });
+    await writeIndexDocument(state, builtAt, index);
     lap('write: index.json');
     return edges;
   } catch (error) {
