@@ -31,7 +31,13 @@ describe('concurrency: hooks started all at once', () => {
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     for (const r of runs.slice(0, N)) assert.equal(r.stdout, '');
     await waitForWorkers(root);
-    assert.equal(hookLog(root), '', 'no hook or worker reported a problem');
+    // 51 Node processes starting at once on a loaded 2-core machine can take longer than a hook's 3 s deadline to
+    // read stdin; the hook then records a refresh instead (its documented fallback), which must lose nothing either.
+    // Any other line in the log is a problem.
+    const problems = hookLog(root)
+      .split('\n')
+      .filter((line) => line && !/deadline of \d+ ms reached( while reading stdin)?; pending work recorded for the next run$/.test(line));
+    assert.deepEqual(problems, [], 'no hook or worker reported a problem');
     for (const rel of files) assert.deepEqual(await presence(root, rel), everywhere, rel);
     assert.deepEqual(
       readdirSync(intelPaths(root).dir).filter((n) => n.startsWith('journal') || n === 'worker.pid' || n === '.lock'),
