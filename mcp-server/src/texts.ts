@@ -51,6 +51,16 @@ export const TOOL_TEXT = {
     title: 'Phase status',
     description: 'Roadmap phases with goal, plans done/total, verification and success criteria; default: the current phase from STATE.md.',
   },
+  state: { title: 'Planning state', description: 'Key-value state by dot path.\nget|list|delete keyPath\nset keyPath value' },
+  lease: {
+    title: 'Leases',
+    description: 'Timed leases on files; overlap refused.\nissue taskId scope\nrenew|return leaseId\nlist',
+  },
+  agent: {
+    title: 'Spawn rules',
+    description: 'Agents to spawn per intent.\nrules\nset_rule intent rule\nplan|enqueue intent options\nqueue status\ncomplete spawnId completionStatus\nhistory limit',
+  },
+  skill: { title: 'Skills', description: 'Skill registry.\nlist\nregister skillId title\nbind|unbind skillId agentId\nrecommend intent options' },
 } as const;
 
 export const HINTS = {
