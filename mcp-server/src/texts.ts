@@ -96,6 +96,8 @@ export const RESOURCE_TEXT = {
   hotspots: 'Most depended-on files (JSON)',
   conventions: 'Codebase conventions (from the intel summary)',
   entity: 'Intel page of one file: purpose, exports, dependencies, used by',
+  skill: 'A registered skill and the agents carrying it',
+  spawnRule: "An intent's spawn rule and its ordered plan",
 };
 
 export const PROMPT_TEXT = {
