@@ -114,6 +114,15 @@ export function prune(state: GsdState, now: number): void {
   if (state.evolve.applied.length > KEEP_APPLIED) state.evolve.applied = state.evolve.applied.slice(-KEEP_APPLIED);
 }
 
+/**
+ * The file's text: `version` and `leases` first, so the PostToolUse hook reads the leases without parsing the rest
+ * (lease-check.ts), then every other section.
+ */
+export function serializeState(state: GsdState): string {
+  const { version, leases, ...rest } = state;
+  return `${JSON.stringify({ version, leases, ...rest })}\n`;
+}
+
 function stamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[:.]/g, '-');
 }
@@ -149,8 +158,8 @@ export class StateStore {
       const { state, notice, text } = await this.load(true);
       const result = fn(state);
       prune(state, this.now());
-      const next = `${JSON.stringify(state)}\n`;
-      if (next !== (text ?? `${JSON.stringify(emptyState())}\n`)) {
+      const next = serializeState(state);
+      if (next !== (text ?? serializeState(emptyState()))) {
         const bytes = Buffer.byteLength(next);
         if (bytes > MAX_STATE_BYTES) {
           throw new StateStoreError(
