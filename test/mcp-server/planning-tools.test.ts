@@ -58,6 +58,12 @@ describe('mcp server: planning tools', () => {
     }
   });
 
+  it("keeps the four tools' share of tools/list small (characters / 4, root included)", () => {
+    const chars = JSON.stringify(s.tools.filter((t) => PLANNING_TOOLS.includes(t.name))).length;
+    // 3,490 characters (873 tokens) when written: 27 parameters with a few words each, one envelope output schema
+    assert.ok(chars <= 3_500, `state, lease, agent and skill take ${chars} characters = ${Math.ceil(chars / 4)} tokens of tools/list`);
+  });
+
   it('state: set, get, list, delete', async () => {
     assert.deepEqual((await s.ok('state', { action: 'set', keyPath: 'phase.3.owner', value: 'ana' })).result, { keyPath: 'phase.3.owner', value: 'ana' });
     await s.ok('state', { action: 'set', keyPath: 'phase.3.done', value: { tasks: [1, 2], ok: true } });
