@@ -69,8 +69,9 @@ describe('planning: the state store', () => {
   it('concurrent updates in one process lose nothing', async () => {
     const root = tempProject({});
     const store = new StateStore(root);
-    await Promise.all(Array.from({ length: 40 }, (_, i) => new StateStore(root).update((s) => setPath(s.kv, `k${i}`, i))));
-    assert.equal(Object.keys((await store.read()).state.kv).length, 40);
+    // a generous lock wait: on a loaded machine 30 fsynced writes in a row can take longer than the default 10 s
+    await Promise.all(Array.from({ length: 30 }, (_, i) => new StateStore(root, { lockTimeoutMs: 120_000 }).update((s) => setPath(s.kv, `k${i}`, i))));
+    assert.equal(Object.keys((await store.read()).state.kv).length, 30);
   });
 
   it('prunes: every active lease and pending item, the last returned/closed ones and history up to the caps', async () => {
