@@ -4,6 +4,7 @@ import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/ty
 import { TOOL_VERSION } from '../../engine/src/index.js';
 import { fileUriToPath, ServerContext } from './context.js';
 import { registerPrompts } from './prompts.js';
+import { registerPlanningResources } from './planning-resources.js';
 import { registerResources } from './resources.js';
 import { SERVER_INSTRUCTIONS } from './texts.js';
 import { publishToolList } from './tool-list.js';
@@ -22,6 +23,7 @@ export function buildServer(ctx: ServerContext = new ServerContext()): McpServer
   registerTools(server, ctx);
   publishToolList(server, ctx.tools);
   registerResources(server, ctx);
+  registerPlanningResources(server, ctx);
   registerPrompts(server, ctx);
   // hide the tools the session project turned off (calls are refused per project in any case)
   server.server.oninitialized = () => {

@@ -3,7 +3,8 @@
 export const SERVER_INSTRUCTIONS =
   'GSD codebase intelligence and planning state for the current project. Before editing a shared file call blast_radius; ' +
   'to find code call query_intel or phase_relevant_files; for plan state call phase_status and requirement_status. ' +
-  'Read-only. Every tool takes an optional root (another checkout or worktree of the project).';
+  'Intel tools are read-only; state, lease, agent and skill write the planning state (.planning/gsd-state.json). ' +
+  'Every tool takes an optional root (another checkout or worktree of the project).';
 
 export const ROOT_ARG = 'another project root';
 
@@ -51,6 +52,16 @@ export const TOOL_TEXT = {
     title: 'Phase status',
     description: 'Roadmap phases with goal, plans done/total, verification and success criteria; default: the current phase from STATE.md.',
   },
+  state: { title: 'Planning state', description: 'Key-value state by dot path.\nget|list|delete keyPath\nset keyPath value' },
+  lease: {
+    title: 'Leases',
+    description: 'Timed leases on files; overlap refused.\nissue taskId scope\nrenew|return leaseId\nlist',
+  },
+  agent: {
+    title: 'Spawn rules',
+    description: 'Agents to spawn per intent.\nrules\nset_rule intent rule\nplan|enqueue intent options\nqueue status\ncomplete spawnId completionStatus\nhistory limit',
+  },
+  skill: { title: 'Skills', description: 'Skill registry.\nlist\nregister skillId title\nbind|unbind skillId agentId\nrecommend intent options' },
 } as const;
 
 export const HINTS = {
@@ -86,6 +97,8 @@ export const RESOURCE_TEXT = {
   hotspots: 'Most depended-on files (JSON)',
   conventions: 'Codebase conventions (from the intel summary)',
   entity: 'Intel page of one file: purpose, exports, dependencies, used by',
+  skill: 'A registered skill and the agents carrying it',
+  spawnRule: "An intent's spawn rule and its ordered plan",
 };
 
 export const PROMPT_TEXT = {

@@ -23,6 +23,8 @@ const TOOLS = [
   'verify_artifact',
   'verify_behavior',
 ];
+/** the planning tools (issue #15) write .planning/gsd-state.json */
+const WRITING_TOOLS = ['agent', 'lease', 'skill', 'state'];
 
 describe('mcp server: intel tools on the shop fixture', () => {
   let root: string;
@@ -40,12 +42,12 @@ describe('mcp server: intel tools on the shop fixture', () => {
     cleanupProjects();
   });
 
-  it('lists the eleven read-only tools, named without a prefix, every field described', () => {
-    assert.deepEqual(s.tools.map((t) => t.name).sort(), TOOLS);
+  it('lists the eleven read-only intel tools and the four planning tools, named without a prefix, every field described', () => {
+    assert.deepEqual(s.tools.map((t) => t.name).sort(), [...TOOLS, ...WRITING_TOOLS].sort());
     for (const t of s.tools) {
       assert.deepEqual(
         { r: t.annotations?.readOnlyHint, o: t.annotations?.openWorldHint },
-        { r: true, o: false },
+        { r: !WRITING_TOOLS.includes(t.name), o: false },
         t.name,
       );
       assert.ok(t.description && t.description.length < 2048, t.name);
@@ -57,9 +59,9 @@ describe('mcp server: intel tools on the shop fixture', () => {
     }
   });
 
-  it('tools/list stays within 2,500 tokens (characters / 4, as bench/mcp-tokens.mjs counts)', () => {
+  it('tools/list stays within 4,000 tokens (characters / 4, as bench/mcp-tokens.mjs counts)', () => {
     const chars = JSON.stringify({ tools: s.tools }).length;
-    assert.ok(chars <= 10_000, `tools/list is ${chars} chars = ${Math.ceil(chars / 4)} tokens`);
+    assert.ok(chars <= 16_000, `tools/list is ${chars} chars = ${Math.ceil(chars / 4)} tokens`);
   });
 
   it('blast_radius equals the engine for every file, at every depth', async () => {

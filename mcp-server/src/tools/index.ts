@@ -12,6 +12,10 @@ import { registerRequirementStatusTool } from './requirement-status.js';
 import { registerSimilarPastWorkTool } from './similar-past-work.js';
 import { registerVerifyArtifactTool } from './verify-artifact.js';
 import { registerVerifyBehaviorTool } from './verify-behavior.js';
+import { registerStateTool } from './state.js';
+import { registerLeaseTool } from './lease.js';
+import { registerAgentTool } from './agent.js';
+import { registerSkillTool } from './skill.js';
 
 export function registerTools(server: McpServer, ctx: ServerContext) {
   return [
@@ -26,5 +30,9 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerVerifyBehaviorTool(server, ctx),
     registerRequirementStatusTool(server, ctx),
     registerPhaseStatusTool(server, ctx),
+    registerStateTool(server, ctx),
+    registerLeaseTool(server, ctx),
+    registerAgentTool(server, ctx),
+    registerSkillTool(server, ctx),
   ];
 }
