@@ -16,9 +16,9 @@ module.exports = {
       severity: 'error',
       comment:
         'The CLI, hooks and MCP server are thin adapters: they import the engine only through engine/src/index.ts, ' +
-        'or through the two light modules a hook process may load without the engine (journal.ts, root.ts: node built-ins only).',
+        'or through the light modules a hook process may load without the engine (journal.ts, root.ts, planning/lease-check.ts: node built-ins only).',
       from: { path: '^(installer|hooks|mcp-server)/src' },
-      to: { path: '^engine/src/', pathNot: '^engine/src/(index|version|journal|root)\\.ts$' },
+      to: { path: '^engine/src/', pathNot: '^engine/src/(index|version|journal|root|planning/lease-check)\\.ts$' },
     },
     {
       name: 'engine-stays-below-adapters',
@@ -47,8 +47,22 @@ module.exports = {
     {
       name: 'only-scan-globs',
       severity: 'error',
-      from: { path: '^(engine|installer|hooks|mcp-server)/src', pathNot: '^engine/src/scan/' },
+      from: { path: '^(engine|installer|hooks|mcp-server)/src', pathNot: '^engine/src/(scan|planning)/' },
       to: { path: 'node_modules/(fast-glob|picomatch|ignore)/' },
+    },
+    {
+      name: 'lease-check-built-ins-only',
+      severity: 'error',
+      comment: 'The PostToolUse hook loads planning/lease-check.ts: node built-ins only, like journal.ts and root.ts.',
+      from: { path: '^engine/src/planning/lease-check\\.ts$' },
+      to: { dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'planning-globs-with-picomatch-only',
+      severity: 'error',
+      comment: 'The planning domain matches lease scopes with picomatch (the same glob semantics as the scan), nothing else.',
+      from: { path: '^engine/src/planning/' },
+      to: { path: 'node_modules/(fast-glob|ignore)/' },
     },
     {
       name: 'parse-does-not-know-the-store',

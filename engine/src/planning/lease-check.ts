@@ -1,0 +1,68 @@
+/**
+ * For the PostToolUse hook: which active leases of OTHER sessions cover a file. Node built-ins only (the hook's
+ * start-up is its budget): it reads `.planning/gsd-state.json` without the lock (the store replaces the file by
+ * rename, so it is always whole) and matches the leases' precompiled patterns, never a glob library.
+ *
+ * "Another task": the hook knows its session (`session_id` of its input), not which task the session works on. A
+ * lease is the session's own when its `session` or its `holder` equals that session id (the MCP lease tool records
+ * the Claude Code session when it knows it, and `/gsd:execute-phase` passes `holder: ${CLAUDE_SESSION_ID}`);
+ * every other active lease covering the file is reported.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface CoveringLease {
+  id: string;
+  taskId: string;
+  holder: string;
+  expiresAt: string;
+}
+
+interface StoredLease extends CoveringLease {
+  patterns?: Array<{ source?: unknown; flags?: unknown }>;
+  session?: string;
+  returnedAt?: string;
+}
+
+/** Active leases of other sessions whose scope covers `file` (absolute, inside `root`). Never throws. */
+export function leasesCovering(root: string, file: string, session: string | undefined, now: number = Date.now()): CoveringLease[] {
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  if (!rel || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return [];
+  let leases: StoredLease[];
+  try {
+    const state = JSON.parse(readFileSync(path.join(root, '.planning', 'gsd-state.json'), 'utf8')) as { leases?: unknown };
+    if (!Array.isArray(state?.leases)) return [];
+    leases = state.leases as StoredLease[];
+  } catch {
+    return []; // no state, or one the server will report and move aside
+  }
+  const out: CoveringLease[] = [];
+  for (const l of leases) {
+    if (!l || typeof l !== 'object' || l.returnedAt || !(Date.parse(l.expiresAt) > now)) continue;
+    if (session && (l.session === session || l.holder === session)) continue;
+    const covers = (l.patterns ?? []).some((p) => {
+      try {
+        return typeof p.source === 'string' && new RegExp(p.source, typeof p.flags === 'string' ? p.flags : '').test(rel);
+      } catch {
+        return false;
+      }
+    });
+    if (covers) out.push({ id: String(l.id), taskId: String(l.taskId), holder: String(l.holder), expiresAt: String(l.expiresAt) });
+  }
+  return out;
+}
+
+/** The text the hook adds to the model's context, or null when no other lease covers the file. */
+export function leaseNotice(root: string, file: string, session: string | undefined, now: number = Date.now()): string | null {
+  const found = leasesCovering(root, file, session, now);
+  if (!found.length) return null;
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  const which = found
+    .slice(0, 3)
+    .map((l) => `task ${l.taskId} (lease ${l.id}, held by ${l.holder} until ${l.expiresAt})`)
+    .join('; ');
+  return (
+    `GSD lease: ${rel} lies inside the active lease of another task: ${which}. ` +
+    'Another session may be changing the same files: coordinate before editing further (mcp__gsd__lease list), or wait until the lease is returned or expires.'
+  ).slice(0, 1_500);
+}
