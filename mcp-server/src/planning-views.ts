@@ -1,9 +1,10 @@
 /** Facts several planning tools (vitals, dash, evolve) show: the current phase, the documents, the intel's freshness. */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { hasPendingJournal } from '../../engine/src/index.js';
+import { emptyState, hasPendingJournal, PlanningError, StateStore, type GsdState } from '../../engine/src/index.js';
 import type { RoadmapPhase } from './adapters/roadmap.js';
 import type { Project } from './context.js';
+import { ToolInputError } from './result.js';
 
 export interface CurrentPhase {
   number: string | null;
@@ -39,7 +40,7 @@ export function missingDocuments(project: Project): string[] {
   });
 }
 
-export interface IntelFreshness {
+export type IntelFreshness = {
   /** false: no graph.db */
   present: boolean;
   files: number;
@@ -49,7 +50,7 @@ export interface IntelFreshness {
   /** edits the hooks journaled that are not in graph.db yet (after a drain: a drain that failed) */
   pending: boolean;
   problem: string | null;
-}
+};
 
 /** Opens (and so drains) the intel; never throws. */
 export async function intelFreshness(project: Project, now = Date.now()): Promise<IntelFreshness> {
@@ -66,5 +67,25 @@ export async function intelFreshness(project: Project, now = Date.now()): Promis
     };
   } catch (error) {
     return { present: false, files: 0, updated_at: null, age_minutes: null, pending: false, problem: (error as Error).message };
+  }
+}
+
+/** The planning state store of a project; its refusals (PlanningError) become the caller's ToolInputError. */
+export async function withStore<T>(project: Project, fn: (store: StateStore) => Promise<T>): Promise<T> {
+  try {
+    return await fn(new StateStore(project.root));
+  } catch (error) {
+    if (error instanceof PlanningError) throw new ToolInputError(error.message, error.hint);
+    throw error;
+  }
+}
+
+/** The saved state (never throws): a corrupt file is moved aside and `notice` says so; an unreadable one is a problem. */
+export async function stateOrProblem(project: Project): Promise<{ state: GsdState; problem: string | null }> {
+  try {
+    const r = await new StateStore(project.root).read();
+    return { state: r.state, problem: r.notice ?? null };
+  } catch (error) {
+    return { state: emptyState(), problem: `planning state: ${(error as Error).message}` };
   }
 }

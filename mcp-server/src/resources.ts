@@ -8,7 +8,7 @@ import { RESOURCE_TEXT } from './texts.js';
 
 type Contents = { contents: Array<{ uri: string; mimeType: string; text: string }> };
 
-async function guarded(ctx: ServerContext, uri: URL, mimeType: string, body: (p: Project) => Promise<string> | string): Promise<Contents> {
+export async function guarded(ctx: ServerContext, uri: URL, mimeType: string, body: (p: Project) => Promise<string> | string): Promise<Contents> {
   let text: string;
   try {
     text = await body(await ctx.project());

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_VERSION } from '../../engine/src/index.js';
 import { fileUriToPath, ServerContext } from './context.js';
+import { registerPlanningResources } from './planning-resources.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { SERVER_INSTRUCTIONS } from './texts.js';
@@ -22,6 +23,7 @@ export function buildServer(ctx: ServerContext = new ServerContext()): McpServer
   registerTools(server, ctx);
   publishToolList(server, ctx.tools);
   registerResources(server, ctx);
+  registerPlanningResources(server, ctx);
   registerPrompts(server, ctx);
   // hide the tools the session project turned off (calls are refused per project in any case)
   server.server.oninitialized = () => {

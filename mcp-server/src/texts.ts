@@ -51,15 +51,12 @@ export const TOOL_TEXT = {
     title: 'Phase status',
     description: 'Roadmap phases with goal, plans done/total, verification and success criteria; default: the current phase from STATE.md.',
   },
-  vitals: { title: 'Project vitals', description: 'Health, current phase, active leases; with command: the sections of that /gsd: command file.' },
-  plan: { title: 'Write a phase plan', description: 'Writes the phase\'s NN-01-PLAN.md from the template, roadmap and intel (ranked files, blast radius, conventions, past work). Never overwrites unless overwrite.' },
-  discuss: { title: 'Phase discussion context', description: 'Goal, requirements, open questions, decisions so far and relevant files of a phase.' },
-  validate: { title: 'Validate a GSD document', description: 'What a plan, PROJECT.md or REQUIREMENTS.md lacks against its template.' },
+  vitals: { title: 'Vitals', description: 'Health, current phase, active leases; with command, its /gsd: file\'s sections.' },
+  plan: { title: 'Plan', description: 'Writes a phase\'s NN-01-PLAN.md from the template, roadmap and intel. Never overwrites unless overwrite.' },
+  discuss: { title: 'Discuss', description: 'Goal, requirements, open questions, decisions so far and relevant files of a phase.' },
+  validate: { title: 'Validate', description: 'What a plan, PROJECT.md or REQUIREMENTS.md lacks against its template.' },
   dash: { title: 'Dashboard', description: 'Phase, progress, requirements, leases, spawn queue, skills, intel freshness.' },
-  evolve: {
-    title: 'Refine the planning state',
-    description: 'detect: refinement candidates; apply: one (candidateId), recording a rollback; rollback: undo one; report: history. Writes only .planning/.',
-  },
+  evolve: { title: 'Evolve', description: 'detect: refinement candidates; apply: one, with a rollback; rollback: undo; report: applied ones.' },
 } as const;
 
 export const HINTS = {
@@ -95,6 +92,9 @@ export const RESOURCE_TEXT = {
   hotspots: 'Most depended-on files (JSON)',
   conventions: 'Codebase conventions (from the intel summary)',
   entity: 'Intel page of one file: purpose, exports, dependencies, used by',
+  command: 'A /gsd: command file (the workflow step it runs)',
+  agent: 'A gsd-* agent prompt',
+  phase: 'A phase: goal, success criteria, plans, summaries and verification',
 };
 
 export const PROMPT_TEXT = {

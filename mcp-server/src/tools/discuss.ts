@@ -42,12 +42,19 @@ export function registerDiscussTool(server: McpServer, ctx: ServerContext) {
       topic: z.string().max(500).optional().describe('narrow to a topic'),
     },
     output: {
-      phase: z.object({ number: z.string().describe('number'), name: z.string().describe('name'), goal: z.string().describe('goal'), success_criteria: z.array(z.string()).describe('criteria') }).describe('the phase'),
-      requirements: z.array(z.object({ id: z.string().describe('id'), text: z.string().describe('text'), state: z.string().describe('state') })).describe('its requirements'),
+      phase: z
+        .object({
+          number: z.string().describe('number'),
+          name: z.string().describe('name'),
+          goal: z.string().describe('goal'),
+          success_criteria: z.array(z.string()).describe('criteria'),
+          requirements: z.array(z.object({ id: z.string().describe('id'), text: z.string().describe('text'), state: z.string().describe('state') })).describe('its requirements'),
+          context_file: z.string().nullable().describe('its CONTEXT.md, or null'),
+        })
+        .describe('the phase'),
       questions: z.array(z.string()).describe('open questions'),
       decisions: z.array(z.string()).describe('decisions so far'),
       files: z.array(z.object({ path: z.string().describe('file'), purpose: z.string().describe('purpose') })).describe('relevant files'),
-      context_file: z.string().nullable().describe('CONTEXT.md or null'),
     },
     async run(project, args) {
       const p = roadmapPhase(project, args.phase);
@@ -96,12 +103,10 @@ export function registerDiscussTool(server: McpServer, ctx: ServerContext) {
         questions.push(`No codebase intelligence to ground this in (${(error as Error).message}).`);
       }
       return {
-        phase: { number: p.number, name: p.name, goal: p.goal, success_criteria: p.successCriteria },
-        requirements: reqs,
+        phase: { number: p.number, name: p.name, goal: p.goal, success_criteria: p.successCriteria, requirements: reqs, context_file: context.file },
         questions: byTopic([...new Set(questions)]).slice(0, 15).map((x) => clip(x, 240)),
         decisions: byTopic([...new Set(decisions)]).slice(0, 15).map((x) => clip(x, 240)),
         files,
-        context_file: context.file,
       };
     },
   });

@@ -3,7 +3,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
 import { registerBlastRadiusTool } from './blast-radius.js';
 import { registerCodebasePatternsTool } from './codebase-patterns.js';
+import { registerDashTool } from './dash.js';
 import { registerDiscussTool } from './discuss.js';
+import { registerEvolveTool } from './evolve.js';
 import { registerFileContextTool } from './file-context.js';
 import { registerHotspotsTool } from './hotspots.js';
 import { registerPhaseRelevantFilesTool } from './phase-relevant-files.js';
@@ -35,5 +37,7 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerPlanTool(server, ctx),
     registerDiscussTool(server, ctx),
     registerValidateTool(server, ctx),
+    registerDashTool(server, ctx),
+    registerEvolveTool(server, ctx),
   ];
 }

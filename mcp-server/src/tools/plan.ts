@@ -8,12 +8,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import path from 'node:path';
 import { z } from 'zod';
-import { folderConventions, searchIntel, type IntelReader } from '../../../engine/src/index.js';
+import { enqueuePlan, folderConventions, searchIntel, type IntelReader } from '../../../engine/src/index.js';
 import { readTemplate } from '../adapters/assets.js';
 import { parseDoc, type Yaml } from '../adapters/markdown.js';
 import { expandRepeated, fillPlaceholders, renderFrontmatter, templateRules } from '../adapters/templates.js';
 import type { Project, ServerContext } from '../context.js';
 import { padPhase, phaseFolder, roadmapPhase, writePlanningFile } from '../planning-files.js';
+import { withStore } from '../planning-views.js';
 import { clip, ToolInputError } from '../result.js';
 import { computeBlastRadius } from './blast-radius.js';
 import { defineTool } from './define.js';
@@ -136,28 +137,39 @@ export async function renderPlan(project: Project, phase: string, extra = '') {
 export function registerPlanTool(server: McpServer, ctx: ServerContext) {
   return defineTool(server, ctx, {
     name: 'plan',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     input: {
       phase: z.string().min(1).max(20).describe('ROADMAP phase, e.g. 2'),
       context: z.string().max(4000).optional().describe('extra guidance'),
-      auto_spawn: z.boolean().default(false).describe('queue the plan_phase agents'),
-      skip_research: z.boolean().default(false).describe('spawn option'),
-      skip_verify: z.boolean().default(false).describe('spawn option'),
-      has_research: z.boolean().default(false).describe('spawn option'),
-      overwrite: z.boolean().default(false).describe('replace an existing plan'),
+      auto_spawn: z.boolean().optional().describe('queue plan_phase agents'),
+      skip_research: z.boolean().optional().describe('spawn option'),
+      skip_verify: z.boolean().optional().describe('spawn option'),
+      has_research: z.boolean().optional().describe('spawn option'),
+      overwrite: z.boolean().optional().describe('replace the plan'),
     },
     output: {
       file: z.string().describe('plan written'),
       replaced: z.boolean().describe('an old plan was replaced'),
       files: z.array(z.string()).describe('files_modified'),
-      tasks: z.number().describe('tasks'),
       spawn: z.array(z.object({ order: z.number().describe('order'), stage: z.string().describe('stage'), mode: z.string().describe('mode'), agent: z.string().describe('agent'), id: z.string().describe('queue id') })).describe('queued agents'),
     },
     async run(project, args) {
       const r = await renderPlan(project, args.phase, args.context ?? '');
-      const { replaced } = writePlanningFile(project, r.file, r.text, { overwrite: args.overwrite });
-      const spawn: Array<{ order: number; stage: string; mode: string; agent: string; id: string }> = [];
-      return { file: `.planning/${r.file}`, replaced, files: r.files.map((f) => f.path), tasks: r.tasks, spawn };
+      const write = () => writePlanningFile(project, r.file, r.text, { overwrite: args.overwrite === true }).replaced;
+      if (!args.auto_spawn) return { file: `.planning/${r.file}`, replaced: write(), files: r.files.map((f) => f.path), spawn: [] };
+      // queue and file together: the plan is written inside the state update, so a refused enqueue writes no plan
+      // and a failed write queues nothing
+      const options = { skipResearch: args.skip_research === true, skipVerify: args.skip_verify === true, hasResearch: args.has_research === true };
+      const { items, replaced } = await withStore(project, async (store) =>
+        (
+          await store.update((st) => {
+            const queued = enqueuePlan(st, 'plan_phase', options, Date.now(), { phase: r.phase.number, plan: `.planning/${r.file}` });
+            return { items: queued, replaced: write() };
+          })
+        ).result,
+      );
+      const spawn = items.map((i) => ({ order: i.order, stage: i.stage, mode: i.mode, agent: i.agent, id: i.id }));
+      return { file: `.planning/${r.file}`, replaced, files: r.files.map((f) => f.path), spawn };
     },
   });
 }

@@ -33,15 +33,13 @@ export function registerValidateTool(server: McpServer, ctx: ServerContext) {
       type: z.enum(['plan', 'project', 'requirements']).describe('document kind'),
     },
     output: {
-      type: z.string().describe('kind'),
       valid: z.boolean().describe('nothing missing'),
-      checked: z.number().describe('rules checked'),
       missing: z.object({ total: z.number().describe('all'), truncated: z.boolean().describe('cut'), items: z.array(z.string()).describe('what is missing') }).describe('what is missing'),
     },
     run(_project, args) {
       if (args.content.includes('\0')) throw new ToolInputError('content contains a NUL byte', 'Pass the Markdown text of the document.');
       const r = validateDoc(args.content, args.type);
-      return { type: args.type, valid: r.valid, checked: r.checked, missing: cap(r.missing, 40) };
+      return { valid: r.valid, missing: cap(r.missing, 40) };
     },
   });
 }

@@ -6,10 +6,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import path from 'node:path';
 import { z } from 'zod';
+import { activeLeases } from '../../../engine/src/index.js';
 import { assetDirs, assetId, listAssetIds, readAsset } from '../adapters/assets.js';
 import { parseCommandDoc, type CommandSections } from '../adapters/command-doc.js';
 import type { Project, ServerContext } from '../context.js';
-import { currentPhase, intelFreshness, missingDocuments, roadmapOrEmpty } from '../planning-views.js';
+import { currentPhase, intelFreshness, missingDocuments, roadmapOrEmpty, stateOrProblem } from '../planning-views.js';
 import { ToolInputError } from '../result.js';
 import { defineTool } from './define.js';
 
@@ -34,8 +35,7 @@ export function registerVitalsTool(server: McpServer, ctx: ServerContext) {
     name: 'vitals',
     input: { command: z.string().max(80).optional().describe('a /gsd: command, e.g. plan-phase') },
     output: {
-      health: z.enum(['ok', 'degraded']).describe('ok|degraded'),
-      problems: list('what is wrong'),
+      problems: list('what is wrong; empty = healthy'),
       phase: z.object({ number: z.string().nullable().describe('number'), name: z.string().describe('name'), source: z.string().describe('state|roadmap|none') }).describe('current phase'),
       leases: z.number().describe('active leases'),
       command: z
@@ -43,11 +43,11 @@ export function registerVitalsTool(server: McpServer, ctx: ServerContext) {
           id: z.string().describe('command'),
           file: z.string().nullable().describe('command file'),
           description: z.string().describe('description'),
+          synthetic: z.boolean().describe('true: no command file, sections synthesised'),
           sections: z.object({ objective: z.string().describe('objective'), context: list('context'), process: list('steps'), constraints: list('constraints'), tasks: list('tasks'), success: list('success checks') }).describe('parsed sections'),
         })
         .nullable()
         .describe('the command, or null'),
-      synthetic: z.boolean().describe('sections synthesised, no command file'),
     },
     async run(project, args) {
       const problems: string[] = missingDocuments(project).map((d) => `.planning/${d} is missing`);
@@ -55,9 +55,10 @@ export function registerVitalsTool(server: McpServer, ctx: ServerContext) {
       if (!intel.present) problems.push('no codebase intel (.planning/intel/graph.db): run get-shit-done-cc intel build');
       else if (intel.problem) problems.push(`intel update failed: ${intel.problem}`);
       else if (intel.pending) problems.push('edits are waiting in the intel journal');
-      const leases = 0;
+      const { state, problem } = await stateOrProblem(project);
+      if (problem) problems.push(problem);
+      const leases = activeLeases(state, Date.now()).length;
       let command = null;
-      let isSynthetic = false;
       if (args.command !== undefined) {
         const id = assetId(args.command);
         if (!id) throw new ToolInputError(`"${args.command.slice(0, 40)}" is not a command name`, 'Pass a /gsd: command such as plan-phase.');
@@ -65,16 +66,15 @@ export function registerVitalsTool(server: McpServer, ctx: ServerContext) {
         const text = readAsset(dirs.commands, id);
         if (text !== null) {
           const doc = parseCommandDoc(text);
-          command = { id, file: path.join(dirs.commands!, `${id}.md`), description: doc.description, sections: doc.sections };
+          command = { id, file: path.join(dirs.commands!, `${id}.md`), description: doc.description, synthetic: false, sections: doc.sections };
         } else if (dirs.commands) {
           throw new ToolInputError(`no /gsd:${id} command`, `Commands: ${listAssetIds(dirs.commands).join(', ')}.`);
         } else {
-          isSynthetic = true;
           problems.push(`no commands/gsd/ folder found above ${dirs.searched[0] ?? 'the server'}`);
-          command = { id, file: null, description: '', sections: synthetic(project, id) };
+          command = { id, file: null, description: '', synthetic: true, sections: synthetic(project, id) };
         }
       }
-      return { health: problems.length ? ('degraded' as const) : ('ok' as const), problems, phase: currentPhase(project), leases, command, synthetic: isSynthetic };
+      return { problems, phase: currentPhase(project), leases, command };
     },
   });
 }
