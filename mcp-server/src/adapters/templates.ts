@@ -33,11 +33,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `Task 1: {{TASK_1_NAME}}` → /^Task \d+(?:\.\d+)*: .+$/i */
 export function headingPattern(title: string): RegExp {
   const parts = title.split(/\{\{\s*[A-Z0-9_]+\s*\}\}/);
-  const src = parts.map((p) => escape(p.replace(/[*_`]/g, '')).replace(/\d+/g, '\\d+(?:\\.\\d+)*').replace(/\s+/g, '\\s+')).join('.+');
+  const src = parts.map((p) => escape(p.replace(/[*`]/g, '')).replace(/\d+/g, '\\d+(?:\\.\\d+)*').replace(/\s+/g, '\\s+')).join('.+');
   return new RegExp(`^${src}$`, 'i');
 }
 
-const clean = (title: string) => title.replace(/[*_`]/g, '').trim();
+const clean = (title: string) => title.replace(/[*`]/g, '').trim();
+/** a heading as the user reads it: placeholders shown as … */
+const shown = (title: string) => title.replace(PLACEHOLDER, '…');
 
 /** `**Files:**` / `**Action**:` labels of a block */
 function labels(text: string): string[] {
@@ -119,7 +121,7 @@ export function checkAgainstTemplate(content: string, rules: TemplateRules): Fin
     const hs = '#'.repeat(h.level);
     const matches = secs.filter((s) => (h.level === 1 ? s.level === 1 : true) && h.pattern.test(clean(s.title)));
     if (!matches.length) {
-      missing.push(h.level === 1 && h.pattern.source === '.+' ? 'a "# title" heading' : `section "${hs} ${h.title}"${h.repeated ? ' (at least one)' : ''}`);
+      missing.push(h.level === 1 && h.pattern.source === '.+' ? 'a "# title" heading' : `section "${hs} ${h.repeated ? shown(h.title).replace(/\d+/g, 'N') : shown(h.title)}"${h.repeated ? ' (at least one)' : ''}`);
       continue;
     }
     for (const s of matches) {

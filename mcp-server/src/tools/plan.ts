@@ -10,7 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { enqueuePlan, folderConventions, searchIntel, type IntelReader } from '../../../engine/src/index.js';
 import { readTemplate } from '../adapters/assets.js';
-import { parseDoc, type Yaml } from '../adapters/markdown.js';
+import { contentWords, parseDoc, similarity, type Yaml } from '../adapters/markdown.js';
 import { expandRepeated, fillPlaceholders, renderFrontmatter, templateRules } from '../adapters/templates.js';
 import type { Project, ServerContext } from '../context.js';
 import { padPhase, phaseFolder, roadmapPhase, writePlanningFile } from '../planning-files.js';
@@ -69,17 +69,28 @@ export async function renderPlan(project: Project, phase: string, extra = '') {
   const folders = [...new Set(files.map((f) => path.posix.dirname(f.path)))].slice(0, 3);
   const conventions = folders.map((d) => {
     const c = folderConventions(reader, d);
-    return `\`${d}/\` (${c.role}): naming ${c.naming}, exports ${c.exports}, tests ${c.tests}`;
+    return `\`${d}/\` (${c.role}): file names ${c.naming}, exports ${c.exports}; ${c.tests}`;
   });
   const criteria = p.successCriteria.length ? p.successCriteria : [p.goal || p.name];
   const groups: string[][] = criteria.slice(0, MAX_TASKS).map((c) => [c]);
   if (criteria.length > MAX_TASKS) groups[MAX_TASKS - 1].push(...criteria.slice(MAX_TASKS));
-  const reqs = p.requirements.join(', ');
+  let reqTexts: Array<{ id: string; words: string[] }> = [];
+  try {
+    reqTexts = project.requirements.read().filter((r) => p.requirements.includes(r.id)).map((r) => ({ id: r.id, words: contentWords(r.text) }));
+  } catch {
+    // no REQUIREMENTS.md: tasks name every id of the phase
+  }
+  /** the phase's requirements a criterion is about (the most similar ones), else all of them */
+  const reqsFor = (text: string) => {
+    const scored = reqTexts.map((r) => ({ id: r.id, s: similarity(contentWords(text), r.words) })).filter((r) => r.s >= 0.5);
+    return (scored.length ? scored.map((r) => r.id) : p.requirements).join(', ');
+  };
   const tasks = groups.map((g) => {
     const mine = files.length ? filesFor(reader, g.join(' '), files) : [];
     const tests = [...new Set(mine.flatMap((f) => f.tests))].slice(0, 4);
     const where = mine.map((f) => `\`${f.path}\`${f.purpose ? ` (${clip(f.purpose, 80)})` : ''}`).join(', ');
     const risky = mine.filter((f) => f.dependents > 0).map((f) => `\`${f.path}\` has ${f.dependents} dependent(s), risk ${f.risk}`);
+    const reqs = reqsFor(g.join(' '));
     return {
       TASK_NAME: clip(g[0], 90),
       FILE_1: mine.map((f) => f.path).join(', ') || 'to be chosen by the planner',
