@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { appendJournal } from '../../engine/src/journal.js';
+import { leaseNotice } from '../../engine/src/planning/lease-check.js';
 import { findProjectRoot } from '../../engine/src/root.js';
 import { captureEnabled, captureKind, ensureWorker } from './capture.js';
 import { runHook, scanStringField, stringField, type HookContext } from './run-hook.js';
@@ -33,7 +34,21 @@ function capturingRoot(ctx: HookContext, start: string): string | null {
   return capture.enabled ? root : null;
 }
 
-function run(ctx: HookContext): void {
+/** The edit lies inside another session's active lease (planning/lease-check.ts): tell the model which and until when. */
+function leaseOutput(root: string | null, absolute: string, session: string | undefined): object | undefined {
+  const text = root ? leaseNotice(root, absolute, session) : null;
+  return text ? { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: text } } : undefined;
+}
+
+function run(ctx: HookContext): object | undefined {
+  const absolute = capture(ctx);
+  if (!absolute) return undefined;
+  const session = ctx.input ? stringField(ctx.input, 'session_id') : scanStringField(ctx.raw, 'session_id');
+  return leaseOutput(ctx.root ?? findProjectRoot(absolute), absolute, session);
+}
+
+/** Records the edit in the journal; returns the absolute path of the edited file, if any. */
+function capture(ctx: HookContext): string | undefined {
   const { input } = ctx;
   let tool: string | undefined;
   let file: string | undefined;
@@ -63,13 +78,14 @@ function run(ctx: HookContext): void {
   }
   const absolute = path.resolve(cwd ?? process.cwd(), file);
   const root = capturingRoot(ctx, absolute);
-  if (!root) return;
+  if (!root) return absolute;
   const kind = captureKind(root, absolute);
-  if (!kind) return;
+  if (!kind) return absolute;
   const source = `PostToolUse:${tool ?? '?'}`;
   record(root, kind === 'refresh' ? { refresh: true, source } : { path: absolute, source });
   const worker = ensureWorker(root);
   if (worker === 'failed') ctx.note('could not start the background worker; the next reader drains the journal');
+  return absolute;
 }
 
 runHook({

@@ -1,86 +1,73 @@
 /**
- * Resources of the workflow: `gsd://commands/{id}` and `gsd://agents/{id}` (the package's command and agent files,
- * found by adapters/assets.ts) and `gsd://phase/{number}` (a phase's goal, plans, summaries and verification).
- * Listed, completable and capped at RESOURCE_CAP characters like every resource text.
+ * Resources of the planning state: `gsd://skills/{id}` (a skill and the agents carrying it) and
+ * `gsd://spawn-rules/{intent}` (an intent's rule and its flattened plan). Listed and readable; content capped.
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { assetDirs, assetId, listAssetIds, readAsset } from './adapters/assets.js';
-import type { Project, ServerContext } from './context.js';
-import { phaseNumber } from './planning-files.js';
-import { roadmapOrEmpty } from './planning-views.js';
+import { listRules, resolveSpawnPlan, SPAWN_STAGES, type GsdState } from '../../engine/src/index.js';
+import type { ServerContext } from './context.js';
+import { stateStore } from './planning.js';
 import { guarded } from './resources.js';
 import { RESOURCE_TEXT } from './texts.js';
 
-/** the most text a planning resource returns */
-export const RESOURCE_CAP = 24_000;
+export const RESOURCE_MAX_CHARS = 16_000;
+const LIST_CAP = 200;
 
-export function capText(text: string, cap = RESOURCE_CAP): string {
-  return text.length > cap ? `${text.slice(0, cap)}\n\n… (cut at ${cap} of ${text.length} characters)\n` : text;
+/** a resource text cut at RESOURCE_MAX_CHARS, saying so */
+export function capped(text: string): string {
+  return text.length > RESOURCE_MAX_CHARS ? `${text.slice(0, RESOURCE_MAX_CHARS - 40)}\n\n_… cut at ${RESOURCE_MAX_CHARS} characters_\n` : text;
+}
+
+async function state(ctx: ServerContext): Promise<GsdState | null> {
+  try {
+    return (await stateStore(await ctx.project()).read()).state;
+  } catch {
+    return null;
+  }
 }
 
 const one = (v: string | string[]) => String(Array.isArray(v) ? v[0] : v);
+const prefixed = (items: string[], value: string) => items.filter((x) => x.startsWith(value)).slice(0, 20);
 
-/** The phase page: goal, success criteria, requirements, then each plan, summary and the verification, capped. */
-export function phasePage(project: Project, number: string): string {
-  const n = phaseNumber(number);
-  const p = roadmapOrEmpty(project).find((x) => x.number === n);
-  const dir = project.phases.list().find((d) => d.number === n);
-  if (!p && !dir) return `No phase ${n} in ROADMAP.md or .planning/phases/.\n`;
-  const out = [`# Phase ${n}${p?.name ? `: ${p.name}` : ''}`, ''];
-  if (p) {
-    out.push(`**Goal**: ${p.goal || '_not stated_'}`, `**Status**: ${p.status ?? 'not stated'}`, `**Requirements**: ${p.requirements.join(', ') || '_none_'}`, '');
-    if (p.successCriteria.length) out.push('## Success criteria', '', ...p.successCriteria.map((c) => `- ${c}`), '');
-  }
-  const file = (rel: string) => {
-    try {
-      return readFileSync(path.join(project.root, rel), 'utf8');
-    } catch {
-      return '_unreadable_';
-    }
-  };
-  for (const plan of dir?.plans ?? []) out.push(`## Plan ${plan.plan} (\`${plan.file}\`)`, '', file(plan.file).trim(), '');
-  for (const s of dir?.summaries ?? []) out.push(`## Summary ${s.plan} (\`${s.file}\`)`, '', file(s.file).trim(), '');
-  if (dir?.verification) out.push(`## Verification: ${dir.verification.status} (\`${dir.verification.file}\`)`, '', file(dir.verification.file).trim(), '');
-  if (!dir) out.push('_No phase folder yet: /gsd:plan-phase creates it._', '');
-  return capText(`${out.join('\n')}\n`);
-}
-
-function assetTemplate(server: McpServer, name: string, uri: string, dir: () => string | null, describe: string) {
-  const md = 'text/markdown';
-  server.registerResource(
-    name,
-    new ResourceTemplate(`${uri}{id}`, {
-      list: async () => ({ resources: listAssetIds(dir()).map((id) => ({ uri: `${uri}${id}`, name: id, mimeType: md })) }),
-      complete: { id: async (value) => listAssetIds(dir()).filter((id) => id.startsWith(value.toLowerCase())).slice(0, 20) },
-    }),
-    { title: name, description: describe, mimeType: md },
-    async (u, vars) => {
-      const id = assetId(one(vars.id));
-      const text = id ? readAsset(dir(), id) : null;
-      return { contents: [{ uri: u.href, mimeType: text === null ? 'text/plain' : md, text: text === null ? `No ${name.replace(/s$/, '')} "${one(vars.id).slice(0, 60)}". Known: ${listAssetIds(dir()).join(', ') || 'none found'}.\n` : capText(text) }] };
-    },
+export function skillPage(s: GsdState, id: string): string {
+  const skill = Object.hasOwn(s.skills, id) ? s.skills[id] : undefined;
+  if (!skill) return `No skill "${id}". List them with resources/list or the skill tool (action list).\n`;
+  const agents = Object.entries(s.bindings).filter(([, ids]) => ids.includes(id)).map(([agent]) => agent).sort();
+  return capped(
+    [`# ${skill.title}`, '', `- id: ${skill.id}`, `- tags: ${skill.tags.join(', ') || '_none_'}`, `- carried by: ${agents.join(', ') || '_no agent yet_'}`, `- updated: ${skill.updatedAt}`, '', skill.description || '_no description_', ''].join('\n'),
   );
 }
 
+export function spawnRulePage(s: GsdState | null, intent: string): string {
+  const found = listRules(s ?? undefined).find((r) => r.intent === intent);
+  if (!found) return `No spawn rule for "${intent}". List them with resources/list or the agent tool (action rules).\n`;
+  const out = [`# Spawn rule: ${intent} (${found.source})`, ''];
+  for (const stage of SPAWN_STAGES) out.push(`- ${stage}: ${found.rule[stage].join(', ') || '—'}`);
+  out.push('', '## Plan (no stage skipped)', '');
+  for (const step of resolveSpawnPlan(intent, {}, s ?? undefined).steps) out.push(`${step.order}. ${step.agent} (${step.stage}, ${step.mode})`);
+  if (found.rule.notes) out.push('', '## Notes', '', found.rule.notes);
+  return capped(`${out.join('\n')}\n`);
+}
+
 export function registerPlanningResources(server: McpServer, ctx: ServerContext): void {
-  assetTemplate(server, 'commands', 'gsd://commands/', () => assetDirs().commands, RESOURCE_TEXT.command);
-  assetTemplate(server, 'agents', 'gsd://agents/', () => assetDirs().agents, RESOURCE_TEXT.agent);
+  const md = 'text/markdown';
+  const skillIds = async () => Object.keys((await state(ctx))?.skills ?? {}).sort();
+  const intents = async () => listRules((await state(ctx)) ?? undefined).map((r) => r.intent);
   server.registerResource(
-    'phase',
-    new ResourceTemplate('gsd://phase/{number}', {
-      list: async () => {
-        try {
-          const p = await ctx.project();
-          const numbers = [...new Set([...roadmapOrEmpty(p).map((x) => x.number), ...p.phases.list().map((d) => d.number)])];
-          return { resources: numbers.map((n) => ({ uri: `gsd://phase/${n}`, name: `Phase ${n}`, mimeType: 'text/markdown' })) };
-        } catch {
-          return { resources: [] };
-        }
-      },
+    'planning-skill',
+    new ResourceTemplate('gsd://skills/{id}', {
+      list: async () => ({ resources: (await skillIds()).slice(0, LIST_CAP).map((id) => ({ uri: `gsd://skills/${id}`, name: id, mimeType: md })) }),
+      complete: { id: async (value) => prefixed(await skillIds(), value) },
     }),
-    { title: 'Phase', description: RESOURCE_TEXT.phase, mimeType: 'text/markdown' },
-    (uri, vars) => guarded(ctx, uri, 'text/markdown', (p) => phasePage(p, one(vars.number))),
+    { title: 'Skill', description: RESOURCE_TEXT.skill, mimeType: md },
+    (uri, vars) => guarded(ctx, uri, md, async (p) => skillPage((await stateStore(p).read()).state, one(vars.id))),
+  );
+  server.registerResource(
+    'planning-spawn-rule',
+    new ResourceTemplate('gsd://spawn-rules/{intent}', {
+      list: async () => ({ resources: (await intents()).slice(0, LIST_CAP).map((intent) => ({ uri: `gsd://spawn-rules/${intent}`, name: intent, mimeType: md })) }),
+      complete: { intent: async (value) => prefixed(await intents(), value) },
+    }),
+    { title: 'Spawn rule', description: RESOURCE_TEXT.spawnRule, mimeType: md },
+    (uri, vars) => guarded(ctx, uri, md, async (p) => spawnRulePage((await stateStore(p).read()).state, one(vars.intent))),
   );
 }

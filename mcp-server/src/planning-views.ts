@@ -1,10 +1,10 @@
 /** Facts several planning tools (vitals, dash, evolve) show: the current phase, the documents, the intel's freshness. */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { emptyState, hasPendingJournal, PlanningError, StateStore, type GsdState } from '../../engine/src/index.js';
+import { emptyState, hasPendingJournal, type GsdState } from '../../engine/src/index.js';
 import type { RoadmapPhase } from './adapters/roadmap.js';
 import type { Project } from './context.js';
-import { ToolInputError } from './result.js';
+import { stateStore } from './planning.js';
 
 export interface CurrentPhase {
   number: string | null;
@@ -70,20 +70,10 @@ export async function intelFreshness(project: Project, now = Date.now()): Promis
   }
 }
 
-/** The planning state store of a project; its refusals (PlanningError) become the caller's ToolInputError. */
-export async function withStore<T>(project: Project, fn: (store: StateStore) => Promise<T>): Promise<T> {
-  try {
-    return await fn(new StateStore(project.root));
-  } catch (error) {
-    if (error instanceof PlanningError) throw new ToolInputError(error.message, error.hint);
-    throw error;
-  }
-}
-
 /** The saved state (never throws): a corrupt file is moved aside and `notice` says so; an unreadable one is a problem. */
 export async function stateOrProblem(project: Project): Promise<{ state: GsdState; problem: string | null }> {
   try {
-    const r = await new StateStore(project.root).read();
+    const r = await stateStore(project).read();
     return { state: r.state, problem: r.notice ?? null };
   } catch (error) {
     return { state: emptyState(), problem: `planning state: ${(error as Error).message}` };

@@ -57,6 +57,16 @@ export const TOOL_TEXT = {
   validate: { title: 'Validate', description: 'What a plan, PROJECT.md or REQUIREMENTS.md lacks against its template.' },
   dash: { title: 'Dashboard', description: 'Phase, progress, requirements, leases, spawn queue, skills, intel freshness.' },
   evolve: { title: 'Evolve', description: 'detect: refinement candidates; apply: one, with a rollback; rollback: undo; report: applied ones.' },
+  state: { title: 'Planning state', description: 'Key-value state by dot path.\nget|list|delete keyPath\nset keyPath value' },
+  lease: {
+    title: 'Leases',
+    description: 'Timed leases on files; overlap refused.\nissue taskId scope\nrenew|return leaseId\nlist',
+  },
+  agent: {
+    title: 'Spawn rules',
+    description: 'Agents to spawn per intent.\nrules\nset_rule intent rule\nplan|enqueue intent options\nqueue status\ncomplete spawnId completionStatus\nhistory limit',
+  },
+  skill: { title: 'Skills', description: 'Skill registry.\nlist\nregister skillId title\nbind|unbind skillId agentId\nrecommend intent options' },
 } as const;
 
 export const HINTS = {
@@ -95,6 +105,8 @@ export const RESOURCE_TEXT = {
   command: 'A /gsd: command file (the workflow step it runs)',
   agent: 'A gsd-* agent prompt',
   phase: 'A phase: goal, success criteria, plans, summaries and verification',
+  skill: 'A registered skill and the agents carrying it',
+  spawnRule: "An intent's spawn rule and its ordered plan",
 };
 
 export const PROMPT_TEXT = {

@@ -117,9 +117,14 @@ function globWitness(ga: string, gb: string): string | null {
 export function scopeOverlap(a: readonly string[], b: readonly string[], indexedFiles: Iterable<string> = []): string | null {
   const ga = a.map(entryGlob);
   const gb = b.map(entryGlob);
-  for (const x of ga) for (const y of gb) {
-    const w = globWitness(x, y);
-    if (w !== null) return w;
+  for (let i = 0; i < a.length; i++) {
+    for (let j = 0; j < b.length; j++) {
+      // a plain path is its own witness: `package.json` lies in `*.json`
+      if (ga[i] !== a[i] && matcher(gb[j])(a[i])) return a[i];
+      if (gb[j] !== b[j] && matcher(ga[i])(b[j])) return b[j];
+      const w = globWitness(ga[i], gb[j]);
+      if (w !== null) return w;
+    }
   }
   const ma = ga.map(matcher);
   const mb = gb.map(matcher);

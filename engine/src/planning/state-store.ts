@@ -150,7 +150,7 @@ export class StateStore {
       const result = fn(state);
       prune(state, this.now());
       const next = `${JSON.stringify(state)}\n`;
-      if (next !== text) {
+      if (next !== (text ?? `${JSON.stringify(emptyState())}\n`)) {
         const bytes = Buffer.byteLength(next);
         if (bytes > MAX_STATE_BYTES) {
           throw new StateStoreError(

@@ -18,7 +18,8 @@ import { z } from 'zod';
 import { newId, type GsdState } from '../../../engine/src/index.js';
 import type { Project, ServerContext } from '../context.js';
 import { padPhase, planningPath, writePlanningFile } from '../planning-files.js';
-import { currentPhase, roadmapOrEmpty, stateOrProblem, withStore } from '../planning-views.js';
+import { planning, stateStore } from '../planning.js';
+import { currentPhase, roadmapOrEmpty, stateOrProblem } from '../planning-views.js';
 import { ToolInputError } from '../result.js';
 import { defineTool } from './define.js';
 import { renderPlan } from './plan.js';
@@ -101,9 +102,9 @@ async function apply(project: Project, candidateId: string, force: boolean): Pro
   if (!found && !force) throw new ToolInputError(`no candidate "${candidateId}" now`, 'Call evolve with action detect for the current candidates.');
   const c = found ?? { id: candidateId, kind: candidateId.split(':')[0] as Candidate['kind'], phase: candidateId.split(':')[1] ?? null, summary: candidateId };
   const plan = c.kind === 'phase-without-plans' ? await renderPlan(project, c.phase ?? '') : null;
-  return withStore(project, async (store) =>
-    (
-      await store.update((st: GsdState) => {
+  return (
+    await planning(() =>
+      stateStore(project).update((st: GsdState) => {
         const now = Date.now();
         const rec: Applied = { id: newId('E'), appliedAt: new Date(now).toISOString(), candidateId: c.id, kind: c.kind, summary: c.summary };
         if (c.kind === 'phase-without-plans' && plan) {
@@ -127,15 +128,15 @@ async function apply(project: Project, candidateId: string, force: boolean): Pro
         } else throw new ToolInputError(`unknown candidate kind in "${candidateId}"`);
         st.evolve.applied.push(rec as unknown as GsdState['evolve']['applied'][number]);
         return rec;
-      })
-    ).result,
-  );
+      }),
+    )
+  ).result;
 }
 
 async function rollback(project: Project, id: string, force: boolean): Promise<Applied> {
-  return withStore(project, async (store) =>
-    (
-      await store.update((st: GsdState) => {
+  return (
+    await planning(() =>
+      stateStore(project).update((st: GsdState) => {
         const rec = st.evolve.applied.find((a) => a.id === id || a.candidateId === id) as unknown as Applied | undefined;
         if (!rec) throw new ToolInputError(`no applied change "${id}"`, 'Call evolve with action report for the applied ones.');
         if (rec.rolledBackAt) throw new ToolInputError(`${rec.id} was rolled back at ${rec.rolledBackAt}`);
@@ -164,9 +165,9 @@ async function rollback(project: Project, id: string, force: boolean): Promise<A
         }
         rec.rolledBackAt = now;
         return { ...rec };
-      })
-    ).result,
-  );
+      }),
+    )
+  ).result;
 }
 
 const rec = z.object({ id: z.string().describe('id'), summary: z.string().describe('what') }).passthrough();

@@ -18,6 +18,10 @@ import { registerValidateTool } from './validate.js';
 import { registerVerifyArtifactTool } from './verify-artifact.js';
 import { registerVerifyBehaviorTool } from './verify-behavior.js';
 import { registerVitalsTool } from './vitals.js';
+import { registerStateTool } from './state.js';
+import { registerLeaseTool } from './lease.js';
+import { registerAgentTool } from './agent.js';
+import { registerSkillTool } from './skill.js';
 
 export function registerTools(server: McpServer, ctx: ServerContext) {
   return [
@@ -39,5 +43,9 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerValidateTool(server, ctx),
     registerDashTool(server, ctx),
     registerEvolveTool(server, ctx),
+    registerStateTool(server, ctx),
+    registerLeaseTool(server, ctx),
+    registerAgentTool(server, ctx),
+    registerSkillTool(server, ctx),
   ];
 }

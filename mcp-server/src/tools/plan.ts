@@ -14,7 +14,7 @@ import { contentWords, parseDoc, similarity, type Yaml } from '../adapters/markd
 import { expandRepeated, fillPlaceholders, renderFrontmatter, templateRules } from '../adapters/templates.js';
 import type { Project, ServerContext } from '../context.js';
 import { padPhase, phaseFolder, roadmapPhase, writePlanningFile } from '../planning-files.js';
-import { withStore } from '../planning-views.js';
+import { planning, stateStore } from '../planning.js';
 import { clip, ToolInputError } from '../result.js';
 import { computeBlastRadius } from './blast-radius.js';
 import { defineTool } from './define.js';
@@ -171,14 +171,14 @@ export function registerPlanTool(server: McpServer, ctx: ServerContext) {
       // queue and file together: the plan is written inside the state update, so a refused enqueue writes no plan
       // and a failed write queues nothing
       const options = { skipResearch: args.skip_research === true, skipVerify: args.skip_verify === true, hasResearch: args.has_research === true };
-      const { items, replaced } = await withStore(project, async (store) =>
-        (
-          await store.update((st) => {
+      const { items, replaced } = (
+        await planning(() =>
+          stateStore(project).update((st) => {
             const queued = enqueuePlan(st, 'plan_phase', options, Date.now(), { phase: r.phase.number, plan: `.planning/${r.file}` });
             return { items: queued, replaced: write() };
-          })
-        ).result,
-      );
+          }),
+        )
+      ).result;
       const spawn = items.map((i) => ({ order: i.order, stage: i.stage, mode: i.mode, agent: i.agent, id: i.id }));
       return { file: `.planning/${r.file}`, replaced, files: r.files.map((f) => f.path), spawn };
     },
