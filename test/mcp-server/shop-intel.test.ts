@@ -41,8 +41,9 @@ describe('mcp server: intel tools on the shop fixture', () => {
   });
 
   it('lists the eleven read-only tools, named without a prefix, every field described', () => {
-    assert.deepEqual(s.tools.map((t) => t.name).sort(), TOOLS);
-    for (const t of s.tools) {
+    // the intel tools; the planning tools (docs/planning.md) declare their own annotations and are tested there
+    assert.deepEqual(s.tools.map((t) => t.name).filter((n) => TOOLS.includes(n)).sort(), TOOLS);
+    for (const t of s.tools.filter((x) => TOOLS.includes(x.name))) {
       assert.deepEqual(
         { r: t.annotations?.readOnlyHint, o: t.annotations?.openWorldHint },
         { r: true, o: false },
