@@ -215,6 +215,8 @@ describe('evolve: detect, apply with a rollback, rollback, report', () => {
     assert.deepEqual(d.items.map((c: { id: string }) => c.id), ['phase-without-plans:2']);
     const before = planningSnapshot(root);
     assert.match(await s.fails('evolve', { action: 'apply' }), /needs candidateId/);
+    assert.match(await s.fails('evolve', { action: 'undo' }), /action/);
+    assert.deepEqual((await s.ok('evolve', { action: 'detect', scope: 'stuck-queue' })).items, []);
     assert.match(await s.fails('evolve', { action: 'apply', candidateId: 'stale-leases' }), /no candidate "stale-leases"/);
     assert.match(await s.fails('evolve', { action: 'rollback', candidateId: 'E-000000000000' }), /no applied change/);
     assert.deepEqual(planningSnapshot(root), before);

@@ -5,6 +5,7 @@
  * "never/only/do not" sentences are constraints, and "next step/end with/report" sentences the success checks.
  */
 import { parseDoc, plain, sections, type Section } from './markdown.js';
+import { tagBlock } from './templates.js';
 
 export interface CommandSections {
   objective: string;
@@ -65,9 +66,9 @@ export function parseCommandDoc(text: string): CommandDoc {
   const found: Partial<Record<keyof CommandSections, string>> = {};
   for (const [kind, heading, tags] of KINDS) {
     for (const t of tags) {
-      const m = new RegExp(`<${t}>([\\s\\S]*?)</${t}>`, 'i').exec(body);
-      if (m) {
-        found[kind] = m[1];
+      const inner = tagBlock(body, t);
+      if (inner !== null) {
+        found[kind] = inner;
         break;
       }
     }

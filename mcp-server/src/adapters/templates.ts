@@ -43,7 +43,7 @@ const shown = (title: string) => title.replace(PLACEHOLDER, '…');
 
 /** `**Files:**` / `**Action**:` labels of a block */
 function labels(text: string): string[] {
-  return [...new Set([...text.matchAll(/^\s*\*\*([A-Za-z][A-Za-z ]{0,40}?)(?::\*\*|\*\*:)/gm)].map((m) => m[1].trim()))];
+  return [...new Set([...text.matchAll(/^[ \t]*\*\*([A-Za-z][A-Za-z ]{0,40}?)(?::\*\*|\*\*:)/gm)].map((m) => m[1].trim()))];
 }
 
 function tableHeader(text: string): string[] {
@@ -89,6 +89,14 @@ export function templateRules(template: string): TemplateRules {
   }
   const tags = [...new Set([...body.matchAll(/^<([a-z_]+)>\s*$/gm)].map((m) => m[1]))];
   return { frontmatter: fm, headings, tags };
+}
+
+/** The text between the first `<tag>` and the `</tag>` after it, or null (indexOf: linear on any input). */
+export function tagBlock(text: string, tag: string): string | null {
+  const open = text.indexOf(`<${tag}>`);
+  if (open < 0) return null;
+  const close = text.indexOf(`</${tag}>`, open);
+  return close < 0 ? null : text.slice(open + tag.length + 2, close);
 }
 
 export interface Finding {
@@ -142,9 +150,9 @@ export function checkAgainstTemplate(content: string, rules: TemplateRules): Fin
   }
   for (const t of rules.tags) {
     checked++;
-    const m = new RegExp(`<${t}>([\\s\\S]*?)</${t}>`).exec(bodyNoComments);
-    if (!m) missing.push(`<${t}> block`);
-    else if (!m[1].trim()) missing.push(`<${t}> block is empty`);
+    const inner = tagBlock(bodyNoComments, t);
+    if (inner === null) missing.push(`<${t}> block`);
+    else if (!inner.trim()) missing.push(`<${t}> block is empty`);
   }
   const left = [...new Set([...text.replace(/<!--[\s\S]*?-->/g, '').matchAll(PLACEHOLDER)].map((m) => m[1]))];
   checked++;
