@@ -3,7 +3,8 @@
 export const SERVER_INSTRUCTIONS =
   'GSD codebase intelligence and planning state for the current project. Before editing a shared file call blast_radius; ' +
   'to find code call query_intel or phase_relevant_files; for plan state call phase_status and requirement_status. ' +
-  'Read-only. Every tool takes an optional root (another checkout or worktree of the project).';
+  'Intel tools are read-only; state, lease, agent and skill write the planning state (.planning/gsd-state.json). ' +
+  'Every tool takes an optional root (another checkout or worktree of the project).';
 
 export const ROOT_ARG = 'another project root';
 

@@ -23,6 +23,10 @@ const TOOLS = [
   'verify_artifact',
   'verify_behavior',
 ];
+/** the planning tools (issue #15) write .planning/gsd-state.json */
+const WRITING_TOOLS = ['agent', 'lease', 'skill', 'state', 'plan', 'evolve'];
+/** the planning-document tools that only read (docs/planning.md) */
+const PLANNING_DOC_TOOLS = ['dash', 'discuss', 'validate', 'vitals'];
 
 describe('mcp server: intel tools on the shop fixture', () => {
   let root: string;
@@ -40,13 +44,12 @@ describe('mcp server: intel tools on the shop fixture', () => {
     cleanupProjects();
   });
 
-  it('lists the eleven read-only tools, named without a prefix, every field described', () => {
-    // the intel tools; the planning tools (docs/planning.md) declare their own annotations and are tested there
-    assert.deepEqual(s.tools.map((t) => t.name).filter((n) => TOOLS.includes(n)).sort(), TOOLS);
-    for (const t of s.tools.filter((x) => TOOLS.includes(x.name))) {
+  it('lists the eleven read-only intel tools and the ten planning tools, named without a prefix, every field described', () => {
+    assert.deepEqual(s.tools.map((t) => t.name).sort(), [...TOOLS, ...PLANNING_DOC_TOOLS, ...WRITING_TOOLS].sort());
+    for (const t of s.tools) {
       assert.deepEqual(
         { r: t.annotations?.readOnlyHint, o: t.annotations?.openWorldHint },
-        { r: true, o: false },
+        { r: !WRITING_TOOLS.includes(t.name), o: false },
         t.name,
       );
       assert.ok(t.description && t.description.length < 2048, t.name);
@@ -58,9 +61,9 @@ describe('mcp server: intel tools on the shop fixture', () => {
     }
   });
 
-  it('tools/list stays within 2,500 tokens (characters / 4, as bench/mcp-tokens.mjs counts)', () => {
+  it('tools/list stays within 4,000 tokens (characters / 4, as bench/mcp-tokens.mjs counts)', () => {
     const chars = JSON.stringify({ tools: s.tools }).length;
-    assert.ok(chars <= 10_000, `tools/list is ${chars} chars = ${Math.ceil(chars / 4)} tokens`);
+    assert.ok(chars <= 16_000, `tools/list is ${chars} chars = ${Math.ceil(chars / 4)} tokens`);
   });
 
   it('blast_radius equals the engine for every file, at every depth', async () => {

@@ -7,6 +7,7 @@ export {
   StateStoreError,
   StateVersionError,
   statePaths,
+  serializeState,
   prune,
   STATE_FILE,
   MAX_STATE_BYTES,
@@ -37,4 +38,4 @@ export {
 } from './spawn.js';
 export { registerSkill, bindSkill, unbindSkill, recommendSkills, type Recommendation } from './skills.js';
 export { parseKeyPath, checkValue, getPath, setPath, deletePath, listPaths, FORBIDDEN_KEYS } from './kv.js';
-export { leasesCovering, leaseNotice, type CoveringLease } from './lease-check.js';
+export { leasesCovering, leaseNotice, leasesSlice, type CoveringLease } from './lease-check.js';

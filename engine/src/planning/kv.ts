@@ -3,7 +3,7 @@
  * `prototype` and `constructor` are refused, as segments and as keys anywhere inside a value. `set` creates
  * intermediate objects; `delete` removes a leaf only. Values are JSON, at most MAX_VALUE_BYTES each.
  */
-import { PlanningError } from './types.js';
+import { isPlainObject, PlanningError } from './types.js';
 
 export const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
@@ -14,7 +14,6 @@ export const MAX_VALUE_DEPTH = 32;
 export const MAX_LIST = 500;
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function parseKeyPath(keyPath: unknown): string[] {
   if (typeof keyPath !== 'string' || !keyPath) throw new PlanningError('keyPath is missing', 'Pass a dot path such as "phase.3.owner".');
@@ -58,7 +57,7 @@ function describeType(v: unknown): string {
 export function getPath(kv: Obj, keyPath: unknown): { found: boolean; value?: unknown } {
   let node: unknown = kv;
   for (const p of parseKeyPath(keyPath)) {
-    if (!isObject(node) || !Object.hasOwn(node, p)) return { found: false };
+    if (!isPlainObject(node) || !Object.hasOwn(node, p)) return { found: false };
     node = node[p];
   }
   return { found: true, value: node };
@@ -73,7 +72,7 @@ export function setPath(kv: Obj, keyPath: unknown, value: unknown): unknown {
     const p = parts[i];
     if (!Object.hasOwn(node, p)) node[p] = {};
     const next = node[p];
-    if (!isObject(next)) {
+    if (!isPlainObject(next)) {
       throw new PlanningError(`${parts.slice(0, i + 1).join('.')} holds ${describeType(next)}, not an object; cannot set ${parts.join('.')}`, 'Delete it first or choose another path.');
     }
     node = next;
@@ -89,13 +88,13 @@ export function deletePath(kv: Obj, keyPath: unknown): boolean {
   const parts = parseKeyPath(keyPath);
   let node: unknown = kv;
   for (const p of parts.slice(0, -1)) {
-    if (!isObject(node) || !Object.hasOwn(node, p)) return false;
+    if (!isPlainObject(node) || !Object.hasOwn(node, p)) return false;
     node = node[p];
   }
   const last = parts[parts.length - 1];
-  if (!isObject(node) || !Object.hasOwn(node, last)) return false;
+  if (!isPlainObject(node) || !Object.hasOwn(node, last)) return false;
   const target = node[last];
-  if (isObject(target) && Object.keys(target).length > 0) {
+  if (isPlainObject(target) && Object.keys(target).length > 0) {
     throw new PlanningError(`${parts.join('.')} is an object with ${Object.keys(target).length} key(s), not a leaf; nothing was deleted`, 'Delete its keys one by one (action list shows them).');
   }
   delete node[last];
@@ -113,7 +112,7 @@ export function listPaths(kv: Obj, keyPath?: string): { total: number; keys: str
   }
   const keys: string[] = [];
   const walk = (v: unknown, at: string[]) => {
-    if (isObject(v) && Object.keys(v).length) for (const k of Object.keys(v)) walk(v[k], [...at, k]);
+    if (isPlainObject(v) && Object.keys(v).length) for (const k of Object.keys(v)) walk(v[k], [...at, k]);
     else if (at.length) keys.push(at.join('.'));
   };
   walk(start, prefix);

@@ -24,15 +24,42 @@ interface StoredLease extends CoveringLease {
   returnedAt?: string;
 }
 
+/**
+ * The text of the `leases` array when the file starts with it (the store writes `{"version":1,"leases":[…],…}`), so
+ * a big key-value state or history costs the hook nothing; null otherwise (then the whole file is parsed).
+ */
+export function leasesSlice(text: string): string | null {
+  const head = /^\{"version":\d+,"leases":\[/.exec(text);
+  if (!head) return null;
+  const start = head[0].length - 1;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) depth++;
+    else if (c === 93 || c === 125) {
+      depth--;
+      if (depth === 0) return text.slice(start, i + 1);
+    }
+  }
+  return null;
+}
+
 /** Active leases of other sessions whose scope covers `file` (absolute, inside `root`). Never throws. */
 export function leasesCovering(root: string, file: string, session: string | undefined, now: number = Date.now()): CoveringLease[] {
   const rel = path.relative(root, file).split(path.sep).join('/');
   if (!rel || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return [];
   let leases: StoredLease[];
   try {
-    const state = JSON.parse(readFileSync(path.join(root, '.planning', 'gsd-state.json'), 'utf8')) as { leases?: unknown };
-    if (!Array.isArray(state?.leases)) return [];
-    leases = state.leases as StoredLease[];
+    const text = readFileSync(path.join(root, '.planning', 'gsd-state.json'), 'utf8');
+    const slice = leasesSlice(text);
+    const value = slice !== null ? (JSON.parse(slice) as unknown) : (JSON.parse(text) as { leases?: unknown } | null)?.leases;
+    if (!Array.isArray(value)) return [];
+    leases = value as StoredLease[];
   } catch {
     return []; // no state, or one the server will report and move aside
   }

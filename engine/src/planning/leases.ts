@@ -11,7 +11,7 @@
  */
 import picomatch from 'picomatch';
 import { checkId, newId } from './ids.js';
-import { PlanningError, type GsdState, type Lease, type LeasePattern } from './types.js';
+import { isoTime, PlanningError, type GsdState, type Lease, type LeasePattern } from './types.js';
 
 export const MAX_SCOPE_ENTRIES = 100;
 export const MAX_SCOPE_ENTRY_CHARS = 512;
@@ -142,7 +142,6 @@ export interface IssueInput {
   indexedFiles?: readonly string[];
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function describeHolder(l: Lease): string {
   return `lease ${l.id} of task ${l.taskId}, held by ${l.holder} until ${l.expiresAt}`;
@@ -172,8 +171,8 @@ export function issueLease(state: GsdState, input: IssueInput, now: number): Lea
     patterns: compilePatterns(scope),
     holder: input.holder,
     ...(input.session ? { session: input.session } : {}),
-    issuedAt: iso(now),
-    expiresAt: iso(now + input.ttlMinutes * 60_000),
+    issuedAt: isoTime(now),
+    expiresAt: isoTime(now + input.ttlMinutes * 60_000),
     renewals: 0,
   };
   state.leases.push(lease);
@@ -197,7 +196,7 @@ export function renewLease(state: GsdState, input: { leaseId: unknown; holder: s
   if (status !== 'active') {
     throw new PlanningError(`lease ${lease.id} has ${status === 'returned' ? `been returned (${lease.returnedAt})` : `expired (${lease.expiresAt})`}; it cannot be renewed`, 'Issue a new lease for the task.');
   }
-  lease.expiresAt = iso(Math.max(Date.parse(lease.expiresAt), now + input.ttlMinutes * 60_000));
+  lease.expiresAt = isoTime(Math.max(Date.parse(lease.expiresAt), now + input.ttlMinutes * 60_000));
   lease.renewals += 1;
   return lease;
 }
@@ -206,7 +205,7 @@ export function renewLease(state: GsdState, input: { leaseId: unknown; holder: s
 export function returnLease(state: GsdState, input: { leaseId: unknown; result?: string }, now: number): Lease {
   const lease = findLease(state, input.leaseId);
   if (lease.returnedAt) throw new PlanningError(`lease ${lease.id} was already returned at ${lease.returnedAt}`);
-  lease.returnedAt = iso(now);
+  lease.returnedAt = isoTime(now);
   if (input.result !== undefined) lease.result = String(input.result).slice(0, MAX_RESULT_CHARS);
   return lease;
 }

@@ -10,7 +10,7 @@
  * - queue items go pending → completed | failed | skipped; history records enqueue, complete and set_rule.
  */
 import { checkId, newId } from './ids.js';
-import { PlanningError, SPAWN_STAGES, type ClosedStatus, type GsdState, type HistoryEvent, type SpawnItem, type SpawnOptions, type SpawnRule, type SpawnStage, type SpawnStep } from './types.js';
+import { isoTime, PlanningError, SPAWN_STAGES, type ClosedStatus, type GsdState, type HistoryEvent, type SpawnItem, type SpawnOptions, type SpawnRule, type SpawnStage, type SpawnStep } from './types.js';
 
 /** The rules this package ships, naming the agents in its `agents/` folder. A project's `set_rule` overrides one. */
 export const DEFAULT_SPAWN_RULES: Readonly<Record<string, SpawnRule>> = Object.freeze({
@@ -133,10 +133,9 @@ export function resolveSpawnPlan(intent: string, options: SpawnOptions = {}, sta
   return { intent, source, steps: flattenRule(rule, skip), skipped: SPAWN_STAGES.filter((s) => skip.has(s) && rule[s].length > 0), notes: rule.notes };
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function record(state: GsdState, event: Omit<HistoryEvent, 'at'>, now: number): void {
-  state.history.push({ at: iso(now), ...event });
+  state.history.push({ at: isoTime(now), ...event });
 }
 
 /** Checks a rule given by a caller; every stage a list of agent ids (missing stages are empty). */
@@ -185,7 +184,7 @@ export function enqueuePlan(state: GsdState, intent: string, options: SpawnOptio
     order: step.order,
     mode: step.mode,
     status: 'pending',
-    enqueuedAt: iso(now),
+    enqueuedAt: isoTime(now),
     ...(context && Object.keys(context).length ? { context } : {}),
   }));
   state.queue.push(...items);
@@ -206,7 +205,7 @@ export function completeItem(
   if (!item) return { item: null, message: `no queue item ${JSON.stringify(input.spawnId.slice(0, 40))}: nothing was completed (see action queue for the pending ones)` };
   if (item.status !== 'pending') throw new PlanningError(`queue item ${item.id} is already ${item.status} (${item.closedAt})`, 'Only pending items can be completed.');
   item.status = status as ClosedStatus;
-  item.closedAt = iso(now);
+  item.closedAt = isoTime(now);
   if (input.note !== undefined) item.note = String(input.note).slice(0, MAX_NOTE_CHARS);
   record(state, { type: 'complete', intent: item.intent, spawnId: item.id, batch: item.batch, agent: item.agent, status: item.status, ...(item.note ? { note: item.note.slice(0, 200) } : {}) }, now);
   return { item, message: `${item.agent} (${item.id}) is ${item.status}` };

@@ -14,7 +14,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { LockTimeoutError, withLock } from '../store/lock.js';
-import { emptyState, PlanningError, STATE_VERSION, type GsdState, type Lease, type SpawnItem } from './types.js';
+import { emptyState, isPlainObject, PlanningError, STATE_VERSION, type GsdState, type Lease, type SpawnItem } from './types.js';
 
 export const STATE_FILE = 'gsd-state.json';
 /** returned or expired leases kept besides every active one */
@@ -61,18 +61,17 @@ export interface UpdateResult<T> {
   notice?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const code = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code ?? (e as Error)?.message ?? String(e);
 
 function isLease(v: unknown): v is Lease {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.id === 'string' &&
     typeof v.taskId === 'string' &&
     isStringArray(v.scope) &&
     Array.isArray(v.patterns) &&
-    v.patterns.every((p) => isObject(p) && typeof p.source === 'string' && typeof p.flags === 'string') &&
+    v.patterns.every((p) => isPlainObject(p) && typeof p.source === 'string' && typeof p.flags === 'string') &&
     typeof v.holder === 'string' &&
     typeof v.issuedAt === 'string' &&
     typeof v.expiresAt === 'string'
@@ -80,18 +79,18 @@ function isLease(v: unknown): v is Lease {
 }
 
 function isItem(v: unknown): v is SpawnItem {
-  return isObject(v) && typeof v.id === 'string' && typeof v.intent === 'string' && typeof v.agent === 'string' && typeof v.status === 'string';
+  return isPlainObject(v) && typeof v.id === 'string' && typeof v.intent === 'string' && typeof v.agent === 'string' && typeof v.status === 'string';
 }
 
 /** Why `value` is not a state of this version, or null when it is one. Missing sections are filled in. */
 function shapeProblem(value: unknown): string | null {
-  if (!isObject(value)) return 'not a JSON object';
+  if (!isPlainObject(value)) return 'not a JSON object';
   if (value.version !== STATE_VERSION) return `version ${JSON.stringify(value.version)} is not ${STATE_VERSION}`;
   const base = emptyState() as unknown as Record<string, unknown>;
   for (const key of Object.keys(base)) {
     if (key === 'version') continue;
     if (value[key] === undefined) value[key] = base[key];
-    else if (Array.isArray(base[key]) !== Array.isArray(value[key]) || !(isObject(value[key]) || Array.isArray(value[key]))) return `"${key}" has the wrong type`;
+    else if (Array.isArray(base[key]) !== Array.isArray(value[key]) || !(isPlainObject(value[key]) || Array.isArray(value[key]))) return `"${key}" has the wrong type`;
   }
   if (!value.leases || !(value.leases as unknown[]).every(isLease)) return 'a lease is malformed';
   if (!(value.queue as unknown[]).every(isItem)) return 'a queue item is malformed';
@@ -112,6 +111,15 @@ export function prune(state: GsdState, now: number): void {
   state.queue = state.queue.filter((i) => i.status === 'pending' || keepItems.has(i));
   if (state.history.length > KEEP_HISTORY) state.history = state.history.slice(-KEEP_HISTORY);
   if (state.evolve.applied.length > KEEP_APPLIED) state.evolve.applied = state.evolve.applied.slice(-KEEP_APPLIED);
+}
+
+/**
+ * The file's text: `version` and `leases` first, so the PostToolUse hook reads the leases without parsing the rest
+ * (lease-check.ts), then every other section.
+ */
+export function serializeState(state: GsdState): string {
+  const { version, leases, ...rest } = state;
+  return `${JSON.stringify({ version, leases, ...rest })}\n`;
 }
 
 function stamp(ms: number): string {
@@ -149,8 +157,8 @@ export class StateStore {
       const { state, notice, text } = await this.load(true);
       const result = fn(state);
       prune(state, this.now());
-      const next = `${JSON.stringify(state)}\n`;
-      if (next !== (text ?? `${JSON.stringify(emptyState())}\n`)) {
+      const next = serializeState(state);
+      if (next !== (text ?? serializeState(emptyState()))) {
         const bytes = Buffer.byteLength(next);
         if (bytes > MAX_STATE_BYTES) {
           throw new StateStoreError(
@@ -196,7 +204,7 @@ export class StateStore {
       let value: unknown;
       try {
         value = JSON.parse(text);
-        if (isObject(value) && typeof value.version === 'number' && value.version > STATE_VERSION) {
+        if (isPlainObject(value) && typeof value.version === 'number' && value.version > STATE_VERSION) {
           throw new StateVersionError(
             `${this.rel(file)} was written by a newer get-shit-done-cc (state version ${value.version}; this one reads ${STATE_VERSION}); it was left untouched and nothing was changed`,
             'Upgrade get-shit-done-cc (npx get-shit-done-cc@latest install) in every session of this project.',

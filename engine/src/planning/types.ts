@@ -135,3 +135,13 @@ export class PlanningError extends Error {
     super(message);
   }
 }
+
+/** A plain JSON object (not null, not a list). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** ms since the epoch as an ISO time, the form every time in the state takes */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

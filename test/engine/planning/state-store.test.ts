@@ -16,6 +16,9 @@ import {
   returnLease,
   setPath,
   statePaths,
+  emptyState,
+  leasesSlice,
+  serializeState,
 } from '../../../engine/src/index.js';
 import { cleanupProjects, tempProject } from '../../helpers/project.js';
 
@@ -33,6 +36,19 @@ describe('planning: the state store', () => {
     assert.deepEqual(JSON.parse(readFileSync(statePaths(root).file, 'utf8')).kv, { a: { b: 1 } });
     assert.deepEqual((await new StateStore(root).read()).state.kv, { a: { b: 1 } });
     assert.deepEqual(readdirSync(path.join(root, '.planning')).sort(), ['gsd-state.json'], 'no temp file or lock left behind');
+  });
+
+  it('writes the leases first, so the hook reads them without parsing the rest', () => {
+    const s = emptyState();
+    setPath(s.kv, 'big', 'x'.repeat(50_000));
+    setPath(s.kv, 'tricky', '"leases":[{"id":"fake"}]');
+    for (const scope of [['src/[a-z]]/**'], ['docs/{a,b}}.md'], ['weird/"quoted"\\\\/x'], ['ünï/😀']]) issueLease(s, { taskId: `t${scope[0].length}`, scope, holder: 'h', ttlMinutes: 5 }, 0);
+    const text = serializeState(s);
+    assert.ok(text.startsWith('{"version":1,"leases":['));
+    assert.deepEqual(JSON.parse(leasesSlice(text)!), s.leases);
+    assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(s)));
+    assert.equal(leasesSlice('{"kv":{"leases":[]},"version":1}'), null, 'anything else: parsed whole');
+    assert.equal(leasesSlice('{"version":1,"leases":[{"id":"cut'), null);
   });
 
   it('a throwing change saves nothing', async () => {
