@@ -12,7 +12,8 @@ import { RESOURCE_TEXT } from './texts.js';
 export const RESOURCE_MAX_CHARS = 16_000;
 const LIST_CAP = 200;
 
-function capped(text: string): string {
+/** a resource text cut at RESOURCE_MAX_CHARS, saying so */
+export function capped(text: string): string {
   return text.length > RESOURCE_MAX_CHARS ? `${text.slice(0, RESOURCE_MAX_CHARS - 40)}\n\n_… cut at ${RESOURCE_MAX_CHARS} characters_\n` : text;
 }
 

@@ -3,12 +3,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_VERSION } from '../../engine/src/index.js';
 import { fileUriToPath, ServerContext } from './context.js';
-import { registerPrompts } from './prompts.js';
 import { registerPlanningResources } from './planning-resources.js';
+import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { SERVER_INSTRUCTIONS } from './texts.js';
 import { publishToolList } from './tool-list.js';
 import { registerTools } from './tools/index.js';
+import { registerWorkflowResources } from './workflow-resources.js';
 
 export const SERVER_NAME = 'gsd';
 
@@ -24,6 +25,7 @@ export function buildServer(ctx: ServerContext = new ServerContext()): McpServer
   publishToolList(server, ctx.tools);
   registerResources(server, ctx);
   registerPlanningResources(server, ctx);
+  registerWorkflowResources(server, ctx);
   registerPrompts(server, ctx);
   // hide the tools the session project turned off (calls are refused per project in any case)
   server.server.oninitialized = () => {

@@ -52,6 +52,12 @@ export const TOOL_TEXT = {
     title: 'Phase status',
     description: 'Roadmap phases with goal, plans done/total, verification and success criteria; default: the current phase from STATE.md.',
   },
+  vitals: { title: 'Vitals', description: 'Health, current phase, active leases; with command, its /gsd: file\'s sections.' },
+  plan: { title: 'Plan', description: 'Writes a phase\'s NN-01-PLAN.md from the template, roadmap and intel. Never overwrites unless overwrite.' },
+  discuss: { title: 'Discuss', description: 'Goal, requirements, open questions, decisions so far and relevant files of a phase.' },
+  validate: { title: 'Validate', description: 'What a plan, PROJECT.md or REQUIREMENTS.md lacks against its template.' },
+  dash: { title: 'Dashboard', description: 'Phase, progress, requirements, leases, spawn queue, skills, intel freshness.' },
+  evolve: { title: 'Evolve', description: 'detect: refinement candidates; apply: one, with a rollback; rollback: undo; report: applied ones.' },
   state: { title: 'Planning state', description: 'Key-value state by dot path.\nget|list|delete keyPath\nset keyPath value' },
   lease: {
     title: 'Leases',
@@ -97,6 +103,9 @@ export const RESOURCE_TEXT = {
   hotspots: 'Most depended-on files (JSON)',
   conventions: 'Codebase conventions (from the intel summary)',
   entity: 'Intel page of one file: purpose, exports, dependencies, used by',
+  command: 'A /gsd: command file (the workflow step it runs)',
+  agent: 'A gsd-* agent prompt',
+  phase: 'A phase: goal, success criteria, plans, summaries and verification',
   skill: 'A registered skill and the agents carrying it',
   spawnRule: "An intent's spawn rule and its ordered plan",
 };

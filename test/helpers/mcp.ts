@@ -23,10 +23,10 @@ export interface Session {
 
 const validator = new AjvJsonSchemaValidator();
 
-export async function startServer(cwd: string, env: Record<string, string> = {}): Promise<Session> {
+export async function startServer(cwd: string, env: Record<string, string> = {}, entry = SERVER_ENTRY): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [SERVER_ENTRY],
+    args: [entry],
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stderr: 'pipe',

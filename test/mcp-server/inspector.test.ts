@@ -59,8 +59,8 @@ describe('mcp server: MCP Inspector CLI', () => {
   it('lists the tools and calls blast_radius', (t) => {
     if (skip) return t.skip(skip);
     const list = inspect(['--method', 'tools/list']);
-    assert.equal(list.tools.length, 15);
-    const writing = ['state', 'lease', 'agent', 'skill'];
+    assert.equal(list.tools.length, 21);
+    const writing = ['state', 'lease', 'agent', 'skill', 'plan', 'evolve'];
     assert.ok(list.tools.every((x: { name: string; annotations?: { readOnlyHint?: boolean } }) => x.annotations?.readOnlyHint === !writing.includes(x.name)));
     const call = inspect(['--method', 'tools/call', '--tool-name', 'blast_radius', '--tool-arg', 'file=src/lib/money.ts', 'max_depth=2']);
     assert.equal(call.isError ?? false, false);

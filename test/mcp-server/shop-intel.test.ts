@@ -24,7 +24,9 @@ const TOOLS = [
   'verify_behavior',
 ];
 /** the planning tools (issue #15) write .planning/gsd-state.json */
-const WRITING_TOOLS = ['agent', 'lease', 'skill', 'state'];
+const WRITING_TOOLS = ['agent', 'lease', 'skill', 'state', 'plan', 'evolve'];
+/** the planning-document tools that only read (docs/planning.md) */
+const PLANNING_DOC_TOOLS = ['dash', 'discuss', 'validate', 'vitals'];
 
 describe('mcp server: intel tools on the shop fixture', () => {
   let root: string;
@@ -42,8 +44,8 @@ describe('mcp server: intel tools on the shop fixture', () => {
     cleanupProjects();
   });
 
-  it('lists the eleven read-only intel tools and the four planning tools, named without a prefix, every field described', () => {
-    assert.deepEqual(s.tools.map((t) => t.name).sort(), [...TOOLS, ...WRITING_TOOLS].sort());
+  it('lists the eleven read-only intel tools and the ten planning tools, named without a prefix, every field described', () => {
+    assert.deepEqual(s.tools.map((t) => t.name).sort(), [...TOOLS, ...PLANNING_DOC_TOOLS, ...WRITING_TOOLS].sort());
     for (const t of s.tools) {
       assert.deepEqual(
         { r: t.annotations?.readOnlyHint, o: t.annotations?.openWorldHint },

@@ -3,15 +3,21 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
 import { registerBlastRadiusTool } from './blast-radius.js';
 import { registerCodebasePatternsTool } from './codebase-patterns.js';
+import { registerDashTool } from './dash.js';
+import { registerDiscussTool } from './discuss.js';
+import { registerEvolveTool } from './evolve.js';
 import { registerFileContextTool } from './file-context.js';
 import { registerHotspotsTool } from './hotspots.js';
 import { registerPhaseRelevantFilesTool } from './phase-relevant-files.js';
 import { registerPhaseStatusTool } from './phase-status.js';
+import { registerPlanTool } from './plan.js';
 import { registerQueryIntelTool } from './query-intel.js';
 import { registerRequirementStatusTool } from './requirement-status.js';
 import { registerSimilarPastWorkTool } from './similar-past-work.js';
+import { registerValidateTool } from './validate.js';
 import { registerVerifyArtifactTool } from './verify-artifact.js';
 import { registerVerifyBehaviorTool } from './verify-behavior.js';
+import { registerVitalsTool } from './vitals.js';
 import { registerStateTool } from './state.js';
 import { registerLeaseTool } from './lease.js';
 import { registerAgentTool } from './agent.js';
@@ -30,6 +36,13 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerVerifyBehaviorTool(server, ctx),
     registerRequirementStatusTool(server, ctx),
     registerPhaseStatusTool(server, ctx),
+    // planning documents and workflow (issue 15b)
+    registerVitalsTool(server, ctx),
+    registerPlanTool(server, ctx),
+    registerDiscussTool(server, ctx),
+    registerValidateTool(server, ctx),
+    registerDashTool(server, ctx),
+    registerEvolveTool(server, ctx),
     registerStateTool(server, ctx),
     registerLeaseTool(server, ctx),
     registerAgentTool(server, ctx),
