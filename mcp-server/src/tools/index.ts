@@ -9,12 +9,14 @@ import { registerPhaseRelevantFilesTool } from './phase-relevant-files.js';
 import { registerPhaseStatusTool } from './phase-status.js';
 import { registerQueryIntelTool } from './query-intel.js';
 import { registerRequirementStatusTool } from './requirement-status.js';
+import { registerRouteTool } from './route.js';
 import { registerSimilarPastWorkTool } from './similar-past-work.js';
 import { registerVerifyArtifactTool } from './verify-artifact.js';
 import { registerVerifyBehaviorTool } from './verify-behavior.js';
 
 export function registerTools(server: McpServer, ctx: ServerContext) {
   return [
+    registerRouteTool(server, ctx),
     registerQueryIntelTool(server, ctx),
     registerBlastRadiusTool(server, ctx),
     registerHotspotsTool(server, ctx),
