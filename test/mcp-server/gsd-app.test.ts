@@ -259,7 +259,7 @@ describe('mcp server: missing documents and disabled tools', () => {
   it('hides and refuses the tools the project disabled', async () => {
     const { tools } = await s.client.listTools();
     assert.ok(!tools.some((t) => t.name === 'verify_behavior'));
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, 11);
   });
 
   it('malformed documents do not crash the tools', async () => {

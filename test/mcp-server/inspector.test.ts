@@ -59,7 +59,7 @@ describe('mcp server: MCP Inspector CLI', () => {
   it('lists the tools and calls blast_radius', (t) => {
     if (skip) return t.skip(skip);
     const list = inspect(['--method', 'tools/list']);
-    assert.equal(list.tools.length, 11);
+    assert.equal(list.tools.length, 12);
     assert.ok(list.tools.every((x: { annotations?: { readOnlyHint?: boolean } }) => x.annotations?.readOnlyHint === true));
     const call = inspect(['--method', 'tools/call', '--tool-name', 'blast_radius', '--tool-arg', 'file=src/lib/money.ts', 'max_depth=2']);
     assert.equal(call.isError ?? false, false);
@@ -67,6 +67,8 @@ describe('mcp server: MCP Inspector CLI', () => {
       ['src/cart/cart.ts', 'src/lib/index.ts'],
       ['src/cart/checkout.ts', 'src/catalog/product.ts', 'test/cart.test.ts'],
     ]);
+    const routed = inspect(['--method', 'tools/call', '--tool-name', 'route', '--tool-arg', 'query=who imports src/lib/money.ts']);
+    assert.deepEqual(routed.structuredContent.results[0].data.by_depth[0].files, ['src/cart/cart.ts', 'src/lib/index.ts']);
     const templates = inspect(['--method', 'resources/templates/list']);
     assert.equal(templates.resourceTemplates[0].uriTemplate, 'gsd://intel/entity/{id}');
     const prompt = inspect(['--method', 'prompts/get', '--prompt-name', 'spawn-verifier', '--prompt-args', 'phase=1']);
