@@ -121,6 +121,12 @@ async function corpusRun(c, runs) {
     const { ms } = await ask(`what breaks if I change ${t}`);
     if (i >= 5) times.push(ms);
   }
+  // the top hotspot (the largest blast radius): each max_tokens a new cache key, so every call is a miss
+  const hubTimes = [];
+  for (let i = 0; i < runs + 5; i++) {
+    const { ms } = await ask(`impact of changing ${hub}`, { max_tokens: 2000 + i });
+    if (i >= 5) hubTimes.push(ms);
+  }
   const hub1 = await ask(`impact of changing ${hub}`);
   const hits = [];
   for (let i = 0; i < 10; i++) hits.push((await ask(`impact of changing ${hub}`)).ms);
@@ -133,7 +139,7 @@ async function corpusRun(c, runs) {
     answers,
     avgTokens: Math.round(answers.reduce((n, x) => n + x.tokens, 0) / answers.length),
     correct: answers.filter((x) => x.ok).length,
-    blast: { median: median(times), p95: percentile(times, 95), n: times.length, hubTokens: tokens(hub1.a), cachedMedian: median(hits) },
+    blast: { median: median(times), p95: percentile(times, 95), n: times.length, hub, hubMedian: median(hubTimes), hubP95: percentile(hubTimes, 95), hubTokens: tokens(hub1.a), cachedMedian: median(hits) },
     toolsList: toolsListSize(tools),
   };
 }
@@ -141,14 +147,14 @@ async function corpusRun(c, runs) {
 function section(results) {
   const m = machineInfo();
   const L = ['## route and token budgets (issue 16a)', ''];
-  L.push(`Command: \`npm run build && node bench/route.mjs --results-md\` on ${m.cpu ?? m.cpus ?? ''} ${m.os ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC (other jobs were running on the machine).`);
+  L.push(`Command: \`npm run build && node bench/route.mjs --results-md\` on ${m.cpu} (${m.cores} cores, ${m.memGiB} GiB), ${m.os ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC (other jobs were running on the machine).`);
   L.push('');
   const tl = results[0].toolsList;
   L.push(`tools/list (route + the eleven intel/plan tools, generic root and max_tokens): ${tl.full} tokens whole response (${tl.fullChars} chars), ${tl.modelFacing} tokens of {name, description, input_schema} as Claude Code forwards them; budget 1,700 (whole listing with every planned tool <= 4,000, test/mcp-server/tool-list.test.ts).`);
   L.push('');
-  L.push('| corpus | files | answers correct | avg route answer tokens | blast-radius question, warm, in server (median / p95, cache misses) | same, cache hit (median) |');
-  L.push('|---|---|---|---|---|---|');
-  for (const r of results) L.push(`| ${r.corpus} | ${r.files} | ${r.correct}/${r.answers.length} | ${r.avgTokens} | ${r.blast.median.toFixed(2)} / ${r.blast.p95.toFixed(2)} ms (n=${r.blast.n}) | ${r.blast.cachedMedian.toFixed(2)} ms |`);
+  L.push('| corpus | files | answers correct | avg route answer tokens | "what breaks if I change <file>", 30 files, warm, in server (median / p95, cache misses) | "impact of changing <top hotspot>" (median / p95, misses; answer tokens) | same, cache hit (median) |');
+  L.push('|---|---|---|---|---|---|---|');
+  for (const r of results) L.push(`| ${r.corpus} | ${r.files} | ${r.correct}/${r.answers.length} | ${r.avgTokens} | ${r.blast.median.toFixed(2)} / ${r.blast.p95.toFixed(2)} ms (n=${r.blast.n}) | ${r.blast.hubMedian.toFixed(2)} / ${r.blast.hubP95.toFixed(2)} ms (\`${r.blast.hub}\`; ${r.blast.hubTokens} tokens) | ${r.blast.cachedMedian.toFixed(2)} ms |`);
   L.push('');
   L.push('Typical route answer per family (tokens = characters / 4 of the structuredContent; default budget 2,000):');
   L.push('');
@@ -166,7 +172,7 @@ runMain(async () => {
   const results = [];
   for (const c of corpora) results.push(await corpusRun(c, opts.runs));
   for (const r of results) {
-    process.stdout.write(`${r.corpus} (${r.files} files): ${r.correct}/${r.answers.length} correct, avg ${r.avgTokens} tokens; blast-radius route median ${r.blast.median.toFixed(2)} ms (p95 ${r.blast.p95.toFixed(2)}), cached ${r.blast.cachedMedian.toFixed(2)} ms; tools/list ${r.toolsList.full} tokens\n`);
+    process.stdout.write(`${r.corpus} (${r.files} files): ${r.correct}/${r.answers.length} correct, avg ${r.avgTokens} tokens; blast-radius route median ${r.blast.median.toFixed(2)} ms (p95 ${r.blast.p95.toFixed(2)}), top hotspot ${r.blast.hubMedian.toFixed(2)} ms, cached ${r.blast.cachedMedian.toFixed(2)} ms; tools/list ${r.toolsList.full} tokens\n`);
   }
   fs.mkdirSync(path.join(WORK_DIR, 'results'), { recursive: true });
   fs.writeFileSync(path.join(WORK_DIR, 'results', 'route.json'), JSON.stringify(results, null, 2));
