@@ -24,6 +24,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd }));
   const { tools } = await client.listTools();
   const s = toolsListSize(tools);
-  process.stdout.write(`tools: ${tools.length}\nmodel-facing: ${s.modelFacingChars} chars = ${s.modelFacing} tokens (bar ≤ 2500)\nfull tools/list: ${s.fullChars} chars = ${s.full} tokens (outputSchemas ${s.outputSchemaChars} chars)\n`);
+  process.stdout.write(`tools: ${tools.length}\nmodel-facing: ${s.modelFacingChars} chars = ${s.modelFacing} tokens\nfull tools/list: ${s.fullChars} chars = ${s.full} tokens (bar: ≤ 4000 with every planned tool, ≤ 1700 for route + the 11 intel/plan tools; outputSchemas ${s.outputSchemaChars} chars)\n`);
   await client.close();
 }

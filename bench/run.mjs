@@ -12,6 +12,7 @@ import { updateSkeletonResultsMd } from './skeleton.mjs';
 import { updateGraphDbResultsMd } from './graphdb.mjs';
 
 const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb'];
+BENCHES.push('route'); // issue 16a: bench/route.mjs (writes its RESULTS.md section itself with --results-md)
 
 const USAGE = `
 Usage: node bench/run.mjs [options]      (npm run bench = npm run build && node bench/run.mjs)
@@ -50,6 +51,7 @@ runMain(async () => {
     hooks: ['--runs', String(opts['hook-runs'])],
     skeleton: ['--runs', String(opts['skeleton-runs'])],
     graphdb: ['--runs', String(opts['graphdb-runs'])],
+    route: opts.quick ? ['--runs', '5'] : [],
   };
   const failed = [];
   for (const b of only) {

@@ -7,6 +7,7 @@ import { appendFileSync, mkdirSync, readFileSync, realpathSync, renameSync, stat
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findProjectRoot } from '../../engine/src/index.js';
 import { IntelAdapter } from './adapters/intel.js';
 import { PhaseAdapter } from './adapters/phase.js';
@@ -130,6 +131,9 @@ export interface ContextOptions {
   listRoots?: () => Promise<string[]>;
 }
 
+/** A tool's call path (validated arguments, then what a client's call runs); `project` skips the root resolution. */
+export type ToolHandler = (args: Record<string, unknown>, project?: Project) => Promise<CallToolResult>;
+
 export class ServerContext {
   private readonly projects = new Map<string, Project>();
   private readonly calls = new Map<string, number[]>();
@@ -140,6 +144,8 @@ export class ServerContext {
   listRoots: (() => Promise<string[]>) | undefined;
   /** every registered tool by name (to hide the ones a project disabled) */
   readonly tools = new Map<string, RegisteredTool>();
+  /** every registered tool's handler by name (defineTool fills it; `route` calls tools through it) */
+  readonly handlers = new Map<string, ToolHandler>();
   /** add `_meta["gsd/timing"]` to results (bench) */
   readonly timing: boolean;
 

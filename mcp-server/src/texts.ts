@@ -1,56 +1,86 @@
 /** Every model-facing sentence of the server: tool descriptions, hints, recommendations. Keep them short. */
 
 export const SERVER_INSTRUCTIONS =
-  'GSD codebase intelligence and planning state for the current project. Before editing a shared file call blast_radius; ' +
-  'to find code call query_intel or phase_relevant_files; for plan state call phase_status and requirement_status. ' +
-  'Intel tools are read-only; state, lease, agent and skill write the planning state (.planning/gsd-state.json). ' +
-  'Every tool takes an optional root (another checkout or worktree of the project).';
+  'GSD codebase intelligence and planning state for this project. Call route first with your question in plain words ' +
+  '(who imports X, impact of changing X, explain X, where is X defined, what X imports, hotspots, architecture, ' +
+  'conventions of an area, files for phase N, status, similar past work): one call plans and runs the right tools. ' +
+  'Call a specific tool when you know the answer you need (blast_radius before editing a shared file, verify_* to check a plan). ' +
+  'state, lease, agent, skill, plan and evolve write the planning state under .planning/; the others only read. ' +
+  'Every tool takes optional root (another checkout or worktree) and max_tokens (answer budget; cut lists say truncated and total).';
 
 export const ROOT_ARG = 'another project root';
 
+/** `_meta["anthropic/searchHint"]` of each tool: the words Claude Code's tool search should find it by (default: its title) */
+export const SEARCH_HINTS: Record<string, string> = {
+  route: 'ask any code or plan question',
+  query_intel: 'keyword file search',
+  blast_radius: 'change impact, dependents',
+  hotspots: 'most depended-on files',
+  file_context: 'explain a file',
+  phase_relevant_files: 'files for a phase',
+  codebase_patterns: 'code conventions',
+  similar_past_work: 'similar past work',
+  verify_artifact: 'does it exist',
+  verify_behavior: 'behaviour evidence',
+  requirement_status: 'requirement status',
+  phase_status: 'phase status',
+  vitals: 'project health, command sections',
+  plan: 'write a phase plan',
+  discuss: 'phase discussion context',
+  validate: 'check a plan or doc',
+  dash: 'progress dashboard',
+  evolve: 'planning refinements',
+  state: 'key-value planning state',
+  lease: 'file leases, who holds a task',
+  agent: 'spawn plan, agent queue',
+  skill: 'agent skills',
+};
+
 export const TOOL_TEXT = {
+  route: {
+    title: 'Ask a question (call first)',
+    description: 'One call answers a question about the code or the GSD plan: it picks and runs the right tools.',
+  },
   query_intel: {
     title: 'Search the codebase intel',
-    description: 'Find files by keywords: ranked by path, exported symbols and purpose, with purpose and dependent counts.',
+    description: 'Files ranked for keywords (path, exports, purpose), with purpose and dependent counts.',
   },
   blast_radius: {
     title: 'Blast radius of a change',
-    description:
-      'Files affected by changing a file (or one exported symbol): dependents by depth, affected tests, critical files, risk and a recommendation. Call before editing shared code.',
+    description: 'Files affected by changing a file or one export: dependents by depth, tests, risk, recommendation.',
   },
-  hotspots: { title: 'Hotspots', description: 'The most depended-on files: changes there ripple furthest.' },
+  hotspots: { title: 'Hotspots', description: 'The most depended-on files.' },
   file_context: {
     title: 'File context',
-    description: 'One file: purpose, exports, dependencies, dependents and the conventions of its folder.',
+    description: 'One file: purpose, exports, dependencies, dependents, folder conventions.',
   },
   phase_relevant_files: {
     title: 'Files relevant to a phase',
-    description: 'Files that matter for a phase goal (text, or a ROADMAP phase number), ranked, plus files that similar past phases touched.',
+    description: 'Files that matter for a phase goal or ROADMAP phase, and files similar past phases touched.',
   },
   codebase_patterns: {
     title: 'Codebase patterns',
-    description: 'Conventions of an area (naming, exports, module system, tests) with 1-3 example files and excerpts.',
+    description: 'Conventions of an area (naming, exports, modules, tests) with example excerpts.',
   },
   similar_past_work: {
     title: 'Similar past work',
-    description: 'Past phases, plans and summaries ranked by similarity to a goal, with decisions, lessons and files touched.',
+    description: 'Past phases, plans and summaries like a goal, with decisions, lessons and files.',
   },
   verify_artifact: {
     title: 'Verify an artifact exists',
-    description: 'Whether a file, export, function, component, endpoint or test exists, and where (file:line).',
+    description: 'Whether a file, export, function, component, endpoint or test exists, and where.',
   },
   verify_behavior: {
     title: 'Evidence for a behaviour',
-    description:
-      'Lexical evidence for a behaviour: tests that name it and code that implements it (file:line). Status evidence_found|partial|no_evidence; it never runs tests.',
+    description: 'Tests and code naming a behaviour (file:line): evidence_found|partial|no_evidence; runs nothing.',
   },
   requirement_status: {
     title: 'Requirement status',
-    description: 'Requirements from REQUIREMENTS.md (e.g. AUTH-03) with checkbox, traceability phase and status, plans and verification.',
+    description: 'REQUIREMENTS.md ids with state, checkbox, traceability, plans, verification.',
   },
   phase_status: {
     title: 'Phase status',
-    description: 'Roadmap phases with goal, plans done/total, verification and success criteria; default: the current phase from STATE.md.',
+    description: 'ROADMAP phases: goal, plans done, verification, success criteria; default: current phase.',
   },
   vitals: { title: 'Vitals', description: 'Health, current phase, active leases; with command, its /gsd: file\'s sections.' },
   plan: { title: 'Plan', description: 'Writes a phase\'s NN-01-PLAN.md from the template, roadmap and intel. Never overwrites unless overwrite.' },

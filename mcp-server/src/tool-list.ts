@@ -1,18 +1,20 @@
 /**
- * What `tools/list` publishes. The SDK's default listing is the full JSON Schema of every zod shape, which for our
- * eleven tools is ~27 KB (~6,800 tokens) — mostly output schemas, `$schema` URLs and field descriptions nobody reads.
- *
- * Published here instead:
- * - the input schema as zod derives it, minus `$schema`, `additionalProperties` and the string-length guards
- *   (`maxLength`, `minLength: 1`): zod still enforces them on every call and refuses with a clear message;
- * - the output schema one level deep: every top-level field with its JSON type (and enum), and `required`. It is a
- *   true, weaker contract: anything that passes the full zod output shape passes it.
- * The full zod output shape stays the contract the server enforces: the SDK validates every `structuredContent`
- * against it before it is sent (McpServer.validateToolOutput), so a tool answering off-shape is an error, not a leak.
+ * What `tools/list` publishes. The SDK's default listing is the full JSON Schema of every zod shape (~6,800 tokens
+ * for eleven tools), mostly output schemas, `$schema` URLs and field descriptions nobody reads. Claude Code forwards
+ * only `{name, description, input_schema}` of a tool to the model (and reads `annotations` and `_meta`), so the
+ * listing is those and nothing else:
+ * - the input schema as zod derives it, minus `$schema`, `additionalProperties` and the guards (`maxLength`,
+ *   `minLength: 1`, `minimum`, `maximum`): zod still enforces them on every call and refuses with a clear message;
+ * - `annotations` (read-only, closed world, or the tool's own) and `_meta` (`anthropic/searchHint`, and
+ *   `anthropic/alwaysLoad` for `route`);
+ * - no `title` and no `outputSchema`: the full zod output shape stays the contract the server enforces (the SDK
+ *   validates every `structuredContent` against it before it is sent, McpServer.validateToolOutput), documented
+ *   field by field in `mcp-server/src/tools/*.ts`. The whole listing stays <= 4,000 tokens (test/mcp-server/tool-list).
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { GENERIC_INPUT } from './tools/define.js';
 
 type Json = Record<string, unknown>;
 function jsonSchema(schema: unknown, io: 'input' | 'output'): Json {
@@ -23,7 +25,7 @@ function strip(schema: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === '$schema' || k === 'additionalProperties') continue;
-    if (k === 'maxLength' || (k === 'minLength' && v === 1)) continue; // guards; zod refuses with a clear message
+    if (k === 'maxLength' || k === 'minimum' || k === 'maximum' || (k === 'minLength' && v === 1)) continue; // guards; zod refuses with a clear message
     if (k === 'properties' && v && typeof v === 'object') {
       out[k] = Object.fromEntries(Object.entries(v as Record<string, Json>).map(([p, s]) => [p, strip(s)]));
     } else if (k === 'items' && v && typeof v === 'object' && !Array.isArray(v)) {
@@ -33,39 +35,22 @@ function strip(schema: Json): Json {
   return out;
 }
 
-/** `{type, enum?}` of one field; unions (`nullable`, `anyOf`) become a list of types */
-function fieldType(s: Json): Json {
-  const branches = (s.anyOf ?? s.oneOf) as Json[] | undefined;
-  if (branches) {
-    const types = [...new Set(branches.flatMap((b) => fieldType(b).type ?? []))];
-    return types.length ? { type: types.length === 1 ? types[0] : types } : {};
-  }
-  const out: Json = {};
-  if (s.type !== undefined) out.type = s.type;
-  if (Array.isArray(s.enum)) out.enum = s.enum;
+/** The input schema; the generic parameters (root, max_tokens) by their type alone, SERVER_INSTRUCTIONS explains them. */
+export function publishedInputSchema(schema: unknown): Json {
+  const out = strip(jsonSchema(schema, 'input'));
+  const props = out.properties as Record<string, Json> | undefined;
+  for (const k of Object.keys(GENERIC_INPUT)) if (props?.[k]) props[k] = { type: props[k].type };
   return out;
 }
 
-export function publishedInputSchema(schema: unknown): Json {
-  return strip(jsonSchema(schema, 'input'));
-}
-
-export function publishedOutputSchema(schema: unknown): Json {
-  const full = jsonSchema(schema, 'output');
-  const properties = Object.fromEntries(Object.entries((full.properties ?? {}) as Record<string, Json>).map(([p, s]) => [p, fieldType(s)]));
-  return { type: 'object', properties, ...(Array.isArray(full.required) && full.required.length ? { required: full.required } : {}) };
-}
-
 export function toolDefinition(name: string, tool: RegisteredTool): Tool {
-  const def: Tool = {
+  return {
     name,
-    ...(tool.title ? { title: tool.title } : {}),
     ...(tool.description ? { description: tool.description } : {}),
     inputSchema: publishedInputSchema(tool.inputSchema) as Tool['inputSchema'],
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool._meta ? { _meta: tool._meta } : {}),
   };
-  if (tool.outputSchema) def.outputSchema = publishedOutputSchema(tool.outputSchema) as Tool['outputSchema'];
-  return def;
 }
 
 /** Replaces the SDK's listing; call after every tool is registered. Disabled tools stay hidden. */

@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { ServerContext } from '../../mcp-server/src/context.js';
+import { buildServer } from '../../mcp-server/src/server.js';
 import { repoRoot } from './paths.js';
 
 export const SERVER_ENTRY = path.join(repoRoot, 'dist', 'mcp-server', 'src', 'index.js');
@@ -14,14 +16,22 @@ export interface Session {
   tools: Tool[];
   stderr: () => string;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  /** calls a tool, asserts it succeeded and its structuredContent matches the tool's outputSchema */
+  /** calls a tool, asserts it succeeded and its structuredContent matches the tool's full zod output shape */
   ok<T = Record<string, any>>(name: string, args?: Record<string, unknown>): Promise<T>;
   /** calls a tool and asserts an isError result; returns its text */
   fails(name: string, args?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
-const validator = new AjvJsonSchemaValidator();
+let shapes: ServerContext | null = null;
+/** The full output shape the server enforces (tools/list does not publish output schemas: tool-list.ts). */
+export function outputShape(name: string): z.ZodType | undefined {
+  if (!shapes) {
+    shapes = new ServerContext({ cwd: repoRoot, env: {} });
+    buildServer(shapes);
+  }
+  return shapes.tools.get(name)?.outputSchema as z.ZodType | undefined;
+}
 
 export async function startServer(cwd: string, env: Record<string, string> = {}, entry = SERVER_ENTRY): Promise<Session> {
   const transport = new StdioClientTransport({
@@ -47,10 +57,11 @@ export async function startServer(cwd: string, env: Record<string, string> = {},
       const r = await call(name, args);
       assert.ok(!r.isError, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.content)}`);
       assert.ok(r.structuredContent, `${name}: no structuredContent`);
-      const schema = byName.get(name)?.outputSchema;
-      assert.ok(schema, `${name}: no outputSchema`);
-      const v = validator.getValidator(schema as never)(r.structuredContent);
-      assert.ok(v.valid, `${name}: structuredContent does not match outputSchema: ${v.errorMessage}`);
+      assert.ok(byName.has(name), `${name}: not in tools/list`);
+      const schema = outputShape(name);
+      assert.ok(schema, `${name}: no output shape`);
+      const v = schema.safeParse(r.structuredContent);
+      assert.ok(v.success, `${name}: structuredContent does not match its output shape: ${v.success ? '' : v.error.message}`);
       const text = r.content.find((c) => c.type === 'text');
       assert.ok(text, `${name}: no text block`);
       return r.structuredContent as never;

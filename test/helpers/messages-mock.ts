@@ -43,10 +43,11 @@ function toolUses(messages: RequestBody['messages']): string[] {
   return names;
 }
 
-function plan(body: RequestBody, steps: ScriptedStep[]): Plan {
+function plan(body: RequestBody, steps: ScriptedStep[], scriptedSearch: boolean): Plan {
   const tools = (body.tools ?? []).map((t) => t.name);
   if (!tools.includes('Write')) return { text: 'ok' }; // side requests (titles, summaries)
-  const called = toolUses(body.messages).filter((t) => t !== 'ToolSearch');
+  // ToolSearch calls the CLI makes on its own are not steps, unless the script calls ToolSearch itself
+  const called = toolUses(body.messages).filter((t) => scriptedSearch || t !== 'ToolSearch');
   const step = steps[called.length];
   if (!step) return { text: `DONE: ${called.join(',')}` };
   return { tool: step.name, input: step.input };
@@ -86,6 +87,7 @@ function sse(res: http.ServerResponse, m: ReturnType<typeof message>): void {
 
 /** Starts the mock on 127.0.0.1 (a free port). */
 export async function startMessagesMock(steps: ScriptedStep[]): Promise<MessagesMock> {
+  const scriptedSearch = steps.some((s) => s.name === 'ToolSearch');
   const bodies: string[] = [];
   const replies: Plan[] = [];
   let n = 0;
@@ -109,7 +111,7 @@ export async function startMessagesMock(steps: ScriptedStep[]): Promise<Messages
         } catch {
           // answered with text below
         }
-        const p = plan(body, steps);
+        const p = plan(body, steps, scriptedSearch);
         replies.push(p);
         const m = message(p, body.model ?? 'claude-mock', id);
         if (body.stream) {

@@ -14,6 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { appendJournal, buildIntel } from '../../engine/src/index.js';
 import { repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
+import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 
 const RUNTIME = path.join(repoRoot, 'dist', 'runtime');
 
@@ -85,7 +86,7 @@ describe('runtime bundle, copied away from the package', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() } }));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 21);
+      assert.equal(tools.length, Object.keys(TOOL_TEXT).length);
       const r = (await client.callTool({ name: 'blast_radius', arguments: { file: 'src/b.ts' } })) as CallToolResult;
       assert.ok(!r.isError, JSON.stringify(r.content));
       const out = r.structuredContent as { total: number; by_depth: Array<{ files: string[] }> };

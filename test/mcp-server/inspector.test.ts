@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { SERVER_ENTRY } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
+import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 
 const VERSION = '2.12.0';
 const CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gsd-test-tools', `inspector-${VERSION}`);
@@ -59,7 +60,7 @@ describe('mcp server: MCP Inspector CLI', () => {
   it('lists the tools and calls blast_radius', (t) => {
     if (skip) return t.skip(skip);
     const list = inspect(['--method', 'tools/list']);
-    assert.equal(list.tools.length, 21);
+    assert.equal(list.tools.length, Object.keys(TOOL_TEXT).length);
     const writing = ['state', 'lease', 'agent', 'skill', 'plan', 'evolve'];
     assert.ok(list.tools.every((x: { name: string; annotations?: { readOnlyHint?: boolean } }) => x.annotations?.readOnlyHint === !writing.includes(x.name)));
     const call = inspect(['--method', 'tools/call', '--tool-name', 'blast_radius', '--tool-arg', 'file=src/lib/money.ts', 'max_depth=2']);
@@ -68,6 +69,8 @@ describe('mcp server: MCP Inspector CLI', () => {
       ['src/cart/cart.ts', 'src/lib/index.ts'],
       ['src/cart/checkout.ts', 'src/catalog/product.ts', 'test/cart.test.ts'],
     ]);
+    const routed = inspect(['--method', 'tools/call', '--tool-name', 'route', '--tool-arg', 'query=who imports src/lib/money.ts']);
+    assert.deepEqual(routed.structuredContent.results[0].data.by_depth[0].files, ['src/cart/cart.ts', 'src/lib/index.ts']);
     const templates = inspect(['--method', 'resources/templates/list']);
     assert.equal(templates.resourceTemplates[0].uriTemplate, 'gsd://intel/entity/{id}');
     const prompt = inspect(['--method', 'prompts/get', '--prompt-name', 'spawn-verifier', '--prompt-args', 'phase=1']);

@@ -14,9 +14,9 @@ type Risk = (typeof RISKS)[number];
 const PATH_BUDGET = 40;
 
 export const blastRadiusInput = {
-  file: z.string().min(1).max(4096).describe('file path (root-relative) or entity id'),
-  symbol: z.string().max(200).optional().describe('one exported name; omit for the whole file'),
-  max_depth: z.number().int().min(1).max(10).default(3).describe('dependency hops to follow'),
+  file: z.string().min(1).max(4096).describe('path or entity id'),
+  symbol: z.string().max(200).optional().describe('one export; omit for the file'),
+  max_depth: z.number().int().min(1).max(10).default(3).describe('hops to follow'),
   change_type: z.enum(CHANGE_TYPES).default('any').describe('kind of change planned'),
 };
 

@@ -12,8 +12,8 @@ export function registerCodebasePatternsTool(server: McpServer, ctx: ServerConte
   return defineTool(server, ctx, {
     name: 'codebase_patterns',
     input: {
-      query: z.string().max(500).default('').describe('area, e.g. "api routes"; empty = whole project'),
-      include_examples: z.boolean().default(true).describe('include example excerpts'),
+      query: z.string().max(500).default('').describe('area, e.g. "api routes"; empty: all'),
+      include_examples: z.boolean().default(true).describe('with excerpts'),
     },
     output: {
       project: z.array(z.string()).describe('project-wide conventions'),

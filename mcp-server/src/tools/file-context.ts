@@ -10,7 +10,7 @@ import { defineTool } from './define.js';
 export function registerFileContextTool(server: McpServer, ctx: ServerContext) {
   return defineTool(server, ctx, {
     name: 'file_context',
-    input: { file: z.string().min(1).max(4096).describe('file path (root-relative) or entity id') },
+    input: { file: z.string().min(1).max(4096).describe('path or entity id') },
     output: {
       path: z.string().describe('file'),
       id: z.string().describe('entity id (resource gsd://intel/entity/{id})'),

@@ -13,6 +13,7 @@ import { registerPhaseStatusTool } from './phase-status.js';
 import { registerPlanTool } from './plan.js';
 import { registerQueryIntelTool } from './query-intel.js';
 import { registerRequirementStatusTool } from './requirement-status.js';
+import { registerRouteTool } from './route.js';
 import { registerSimilarPastWorkTool } from './similar-past-work.js';
 import { registerValidateTool } from './validate.js';
 import { registerVerifyArtifactTool } from './verify-artifact.js';
@@ -25,6 +26,7 @@ import { registerSkillTool } from './skill.js';
 
 export function registerTools(server: McpServer, ctx: ServerContext) {
   return [
+    registerRouteTool(server, ctx),
     registerQueryIntelTool(server, ctx),
     registerBlastRadiusTool(server, ctx),
     registerHotspotsTool(server, ctx),

@@ -83,8 +83,8 @@ export function registerPhaseRelevantFilesTool(server: McpServer, ctx: ServerCon
     input: {
       phase_goal: z.string().max(4000).optional().describe('goal text; or give phase'),
       phase: z.string().max(20).optional().describe('ROADMAP phase number, e.g. 2'),
-      include_purposes: z.boolean().default(true).describe('include purposes'),
-      include_blast_radius: z.boolean().default(false).describe('include dependent counts'),
+      include_purposes: z.boolean().default(true).describe('with purposes'),
+      include_blast_radius: z.boolean().default(false).describe('with dependent counts'),
       max_results: z.number().int().min(1).max(50).default(15).describe('files to return'),
     },
     output: {

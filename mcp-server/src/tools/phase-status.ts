@@ -61,7 +61,7 @@ const phaseRow = z.object({
 export function registerPhaseStatusTool(server: McpServer, ctx: ServerContext) {
   return defineTool(server, ctx, {
     name: 'phase_status',
-    input: { phase: z.string().max(20).optional().describe('phase number; default: current (STATE.md)') },
+    input: { phase: z.string().max(20).optional().describe('phase number; default: current') },
     output: {
       current_phase: z.string().nullable().describe('current phase (STATE.md)'),
       state: z.record(z.string(), z.string()).describe('STATE.md fields'),

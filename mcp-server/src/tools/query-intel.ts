@@ -12,10 +12,10 @@ export function registerQueryIntelTool(server: McpServer, ctx: ServerContext) {
     name: 'query_intel',
     input: {
       query: z.string().min(1).max(500).describe('keywords, e.g. "parse config"'),
-      type_filter: z.enum(FILE_TYPES).optional().describe('only this file type'),
+      type_filter: z.enum(FILE_TYPES).optional().describe('file type'),
       max_results: z.number().int().min(1).max(50).default(10).describe('results to return'),
-      include_purposes: z.boolean().default(true).describe('include each purpose'),
-      include_blast_radius: z.boolean().default(false).describe('include direct dependents'),
+      include_purposes: z.boolean().default(true).describe('with purposes'),
+      include_blast_radius: z.boolean().default(false).describe('with direct dependents'),
     },
     output: {
       query: z.string().describe('the query'),

@@ -1,0 +1,113 @@
+/**
+ * What a question is about, matched against the real index: a path ("src/db.ts", "db.ts"), an exported symbol
+ * ("getUser"), or a vague name ("the auth service", "the module that handles render targets") found by the engine's
+ * own search over paths, exported symbols and purposes. Every candidate says why it matched; the best comes first.
+ */
+import path from 'node:path';
+import { dependentCounts, searchIntel, type IntelReader } from '../../../engine/src/index.js';
+import { subjectWords } from './families.js';
+
+export interface Candidate {
+  path: string;
+  /** the exported symbol the question names, if any */
+  symbol: string | null;
+  why: string;
+  score: number;
+}
+
+export interface Subject {
+  /** how it was found: a path or symbol named outright, or a search over the question's words */
+  how: 'path' | 'symbol' | 'search' | 'none';
+  /** the words the search used (how = search) */
+  words: string;
+  candidates: Candidate[];
+}
+
+interface NameIndex {
+  exports: Map<string, Array<{ id: string; name: string; kind: string; line: number }>>;
+  stems: Map<string, string[]>;
+}
+
+const CODE_EXT = /\.(?:[cm]?[jt]sx?|d\.ts)$/i;
+
+function stemOf(p: string): string {
+  return path.posix.basename(p).replace(/\.d\.ts$/i, '').replace(/\.[^.]+$/, '').toLowerCase();
+}
+
+function nameIndex(reader: IntelReader): NameIndex {
+  return reader.memo('route-names', () => {
+    const exports = new Map<string, Array<{ id: string; name: string; kind: string; line: number }>>();
+    const stems = new Map<string, string[]>();
+    for (const n of reader.nodes.values()) {
+      for (const e of n.exports) {
+        if (e.name === 'default') continue;
+        const k = e.name.toLowerCase();
+        const list = exports.get(k) ?? [];
+        list.push({ id: n.id, name: e.name, kind: e.kind, line: e.line });
+        exports.set(k, list);
+      }
+      const s = stemOf(n.path);
+      stems.set(s, [...(stems.get(s) ?? []), n.id]);
+    }
+    return { exports, stems };
+  });
+}
+
+const looksLikePath = (w: string) => w.includes('/') || CODE_EXT.test(w);
+const looksLikeIdentifier = (w: string) => /^[A-Za-z_$][\w$]*$/.test(w) && (/[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|_/.test(w) || /^[A-Z]/.test(w) || w.length >= 3);
+
+/** Candidates for the subject of `text` (the question minus its family words), best first, at most `limit`. */
+export function resolveSubject(reader: IntelReader, text: string, limit = 5): Subject {
+  const words = subjectWords(text);
+  const idx = nameIndex(reader);
+  const found = new Map<string, Candidate>();
+  const add = (id: string, symbol: string | null, why: string, score: number) => {
+    const node = reader.nodes.get(id);
+    if (!node) return;
+    const key = `${node.path}\u0000${symbol ?? ''}`;
+    const prev = found.get(key);
+    if (!prev || prev.score < score) found.set(key, { path: node.path, symbol, why: prev && prev.why !== why ? `${why}; ${prev.why}` : why, score });
+  };
+  let how: Subject['how'] = 'none';
+  for (const raw of words.filter(looksLikePath)) {
+    const w = raw.replace(/^\.\//, '').replace(/\\/g, '/').replace(/\/$/, '');
+    const lower = w.toLowerCase();
+    if (reader.byPath.has(w)) {
+      add(reader.byPath.get(w)!, null, 'exact path', 100);
+      continue;
+    }
+    for (const [p, id] of reader.byPath) {
+      const pl = p.toLowerCase();
+      if (pl.endsWith(`/${lower}`)) add(id, null, `path ends with ${w}`, 90);
+      else if (!CODE_EXT.test(w) && (pl.startsWith(`${lower}/index.`) || pl.includes(`/${lower}/index.`))) add(id, null, `index of folder ${w}`, 85);
+      else if (CODE_EXT.test(w) && stemOf(pl) === stemOf(lower) && !w.includes('/')) add(id, null, `file name like ${w}`, 70);
+    }
+  }
+  if (found.size) how = 'path';
+  else {
+    for (const w of words.filter(looksLikeIdentifier)) {
+      for (const e of idx.exports.get(w.toLowerCase()) ?? []) {
+        const declared = e.kind !== 'reexport';
+        const exact = e.name === w;
+        const score = (exact ? 85 : 75) + (declared ? 5 : -10) + Math.min(4, dependentCounts(reader, e.id).direct / 10);
+        add(e.id, e.name, `${declared ? 'declares' : 're-exports'} export ${e.name} (${e.kind}, line ${e.line})`, score);
+      }
+    }
+    if (found.size) how = 'symbol';
+    else {
+      for (const w of words) for (const id of idx.stems.get(w.toLowerCase()) ?? []) add(id, null, `file named ${w}`, 80);
+      if (found.size) how = 'path';
+    }
+  }
+  // a path that matched nothing ("db.ts" in a project with src/db/client.ts) is searched for by its name
+  const searchWords = words.map((w) => (looksLikePath(w) ? stemOf(w) : w)).filter((w) => w.length >= 2).join(' ');
+  if (!found.size && searchWords) {
+    how = 'search';
+    const r = searchIntel(reader, searchWords, { limit });
+    const top = r.results[0]?.score ?? 1;
+    for (const h of r.results) add(h.id, null, `search "${searchWords}": ${h.matches.slice(0, 3).join(', ')}`, 30 + (20 * h.score) / top);
+  }
+  const candidates = [...found.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit);
+  for (const c of candidates) c.score = Math.round(c.score * 10) / 10;
+  return { how: candidates.length ? how : 'none', words: searchWords, candidates };
+}

@@ -1,0 +1,303 @@
+/**
+ * `route` through the built server over stdio with the SDK's real Client, on the gsd-app fixture: one question per
+ * family, each with the plan and the answer it must give (answers checked against the engine and the documents);
+ * vague names and candidates; plan mode; the result cache and its invalidation by an edit recorded by the real
+ * PostToolUse hook process and by an edit of a GSD document; answers cut to a tiny max_tokens; the default budget on
+ * a big generated project; and a plan step naming a tool that is not registered.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { blastRadius, buildIntel, dependencies, hotspots, openIntel, type IntelReader } from '../../engine/src/index.js';
+import { ServerContext } from '../../mcp-server/src/context.js';
+import { planQuestion } from '../../mcp-server/src/route/plan.js';
+import { runPlan } from '../../mcp-server/src/route/run.js';
+import { buildServer } from '../../mcp-server/src/server.js';
+import { HOOKS, payload, runHookProcess } from '../helpers/hooks.js';
+import { startServer, type Session } from '../helpers/mcp.js';
+import { cleanupProjects, copyProject, tempProject } from '../helpers/project.js';
+
+type Answer = Record<string, any>;
+const tokens = (v: unknown) => Math.ceil(JSON.stringify(v).length / 4);
+const step = (a: Answer, id: string) => a.results.find((r: Answer) => r.id === id);
+
+describe('mcp server: route', () => {
+  let root: string;
+  let s: Session;
+  let reader: IntelReader;
+  before(async () => {
+    root = copyProject('gsd-app');
+    await buildIntel(root);
+    reader = await openIntel(root);
+    s = await startServer(root);
+  });
+  after(async () => {
+    reader?.close();
+    await s?.close();
+    cleanupProjects();
+  });
+
+  const ask = (query: string, extra: Record<string, unknown> = {}) => s.ok<Answer>('route', { query, ...extra });
+  const plan = (a: Answer) => a.plan.map((p: Answer) => ({ tool: p.tool, args: p.args }));
+
+  it('is listed first, loads upfront in Claude Code, and every tool has a search hint', () => {
+    assert.equal(s.tools[0].name, 'route');
+    assert.equal((s.tools[0]._meta as Answer)['anthropic/alwaysLoad'], true);
+    for (const t of s.tools) assert.ok((t._meta as Answer)?.['anthropic/searchHint'], t.name);
+  });
+
+  it('who imports a file: blast_radius at depth 1, the engine’s direct dependents', async () => {
+    const a = await ask('who imports src/db/client.ts?');
+    assert.equal(a.family, 'dependents');
+    assert.deepEqual(plan(a), [{ tool: 'blast_radius', args: { file: 'src/db/client.ts', max_depth: 1 } }]);
+    const engine = dependencies(reader, 'src/db/client.ts').dependents.map((d) => d.path).sort();
+    assert.deepEqual([...step(a, 'answer').data.by_depth[0].files].sort(), engine);
+  });
+
+  it('who uses a symbol: only the files that reach it, through re-exports', async () => {
+    const a = await ask('which files use hashPassword');
+    assert.equal(a.family, 'dependents');
+    assert.deepEqual(a.subject, { how: 'symbol', path: 'src/auth/password.ts', symbol: 'hashPassword', why: a.subject.why });
+    assert.match(a.subject.why, /declares export hashPassword/);
+    const engine = blastRadius(reader, 'src/auth/password.ts', { symbol: 'hashPassword', maxDepth: 3 });
+    assert.equal(step(a, 'answer').data.total, engine.total);
+  });
+
+  it('impact: blast_radius with the change type the words name', async () => {
+    const a = await ask('what breaks if I delete hashPassword');
+    assert.equal(a.family, 'impact');
+    assert.deepEqual(plan(a), [{ tool: 'blast_radius', args: { file: 'src/auth/password.ts', symbol: 'hashPassword', change_type: 'deletion' } }]);
+    const r = step(a, 'answer').data;
+    assert.equal(r.total, blastRadius(reader, 'src/auth/password.ts', { symbol: 'hashPassword', maxDepth: 3 }).total);
+    assert.deepEqual(r.tests.items, ['test/auth.test.ts']);
+    assert.match(r.recommendation, /delete/);
+  });
+
+  it('explain a file named loosely ("db.ts"): file_context of the best match', async () => {
+    const a = await ask('explain db.ts');
+    assert.equal(a.family, 'explain');
+    assert.equal(a.subject.path, 'src/db/client.ts');
+    const r = a.results.at(-1).data;
+    assert.equal(r.path, 'src/db/client.ts');
+    assert.equal(r.purpose, 'Database client: runs parameterised queries.');
+  });
+
+  it('a vague name: search, then the file context of the best hit, fed forward; the other candidates say why', async () => {
+    const a = await ask('tell me about the module that handles login sessions');
+    assert.equal(a.family, 'explain');
+    assert.deepEqual(
+      a.plan.map((p: Answer) => [p.id, p.tool, p.uses ?? null]),
+      [
+        ['search', 'query_intel', null],
+        ['answer', 'file_context', 'file = search.results.0.path'],
+      ],
+    );
+    assert.equal(a.subject.path, 'src/auth/session.ts');
+    assert.equal(step(a, 'answer').data.path, 'src/auth/session.ts');
+    assert.equal(step(a, 'answer').data.path, step(a, 'search').data.results[0].path);
+    assert.ok(a.candidates.length >= 1, 'LoginForm.tsx matches "login" too');
+    for (const c of a.candidates) assert.match(c.why, /search "login sessions"/);
+    assert.ok(a.notes.some((n: string) => /candidates match; answered for the best: src\/auth\/session\.ts/.test(n)));
+  });
+
+  it('where is a symbol defined: every exporting file:line', async () => {
+    const a = await ask('where is createSession defined?');
+    assert.equal(a.family, 'definition');
+    assert.deepEqual(plan(a), [{ tool: 'verify_artifact', args: { must_exist: 'createSession', check_type: 'export' } }]);
+    assert.deepEqual(step(a, 'answer').data.locations, [{ path: 'src/auth/session.ts', line: 5, detail: 'export function' }]);
+  });
+
+  it('what a file imports: its dependencies and packages only', async () => {
+    const a = await ask('what does src/api/routes.ts import');
+    assert.equal(a.family, 'imports');
+    const r = step(a, 'answer').data;
+    assert.deepEqual(Object.keys(r).sort(), ['dependencies', 'packages', 'path', 'unresolved']);
+    assert.deepEqual(r.dependencies.items, dependencies(reader, 'src/api/routes.ts').dependencies.map((d) => d.path));
+  });
+
+  it('the most depended-on files: the engine’s hotspots, in order', async () => {
+    const a = await ask('what are the most depended-on files');
+    assert.equal(a.family, 'hotspots');
+    assert.deepEqual(
+      step(a, 'hotspots').data.hotspots.map((h: Answer) => h.path),
+      hotspots(reader, { limit: 10 }).hotspots.map((h) => h.path),
+    );
+  });
+
+  it('architecture / overview: hotspots and the project conventions, independent steps', async () => {
+    const a = await ask('give me an overview of the architecture');
+    assert.equal(a.family, 'architecture');
+    assert.deepEqual(a.plan.map((p: Answer) => p.tool), ['hotspots', 'codebase_patterns']);
+    assert.ok(a.results.every((r: Answer) => r.ok));
+    assert.ok(step(a, 'areas').data.project.some((l: string) => /ES modules/.test(l)));
+  });
+
+  it('conventions of an area: codebase_patterns for it', async () => {
+    const a = await ask('what are the conventions in src/auth');
+    assert.equal(a.family, 'conventions');
+    assert.deepEqual(plan(a), [{ tool: 'codebase_patterns', args: { query: 'src/auth' } }]);
+    assert.equal(step(a, 'patterns').data.areas.items[0].folder, 'src/auth');
+  });
+
+  it('what matters for a phase goal: phase_relevant_files of that ROADMAP phase', async () => {
+    const a = await ask('what matters for phase 2?');
+    assert.equal(a.family, 'phase_files');
+    assert.deepEqual(plan(a), [{ tool: 'phase_relevant_files', args: { phase: '2', max_results: 10 } }]);
+    assert.equal(step(a, 'files').data.files[0].path, 'src/auth/password.ts');
+  });
+
+  it('requirement and phase status; leases and the dashboard fall back to them while dash/lease are not served', async () => {
+    const req = await ask('status of AUTH-01');
+    assert.equal(req.family, 'status');
+    assert.deepEqual(plan(req), [{ tool: 'requirement_status', args: { requirement_id: 'AUTH-01' } }]);
+    assert.equal(step(req, 'req-AUTH-01').data.requirements[0].state, 'complete');
+    const phase = await ask('what is the progress of phase 2');
+    assert.deepEqual(plan(phase), [{ tool: 'phase_status', args: { phase: '2' } }]);
+    assert.equal(step(phase, 'phase').data.detail.name, 'Password reset');
+    const board = await ask('show the leases');
+    assert.equal(board.family, 'status');
+    assert.deepEqual(board.plan.map((p: Answer) => p.tool), ['phase_status', 'requirement_status']);
+    assert.ok(board.notes.some((n: string) => /lease is not served here yet/.test(n)));
+    assert.equal(step(board, 'phase').data.current_phase, '2');
+  });
+
+  it('similar past work: similar_past_work with the goal', async () => {
+    const a = await ask('have we done something like password hashing before');
+    assert.equal(a.family, 'similar_work');
+    assert.equal(a.plan[0].tool, 'similar_past_work');
+    assert.ok(step(a, 'similar').data.items.some((i: Answer) => i.phase === '1'));
+  });
+
+  it('anything else falls back to a search, and says so', async () => {
+    const a = await ask('frobnicate the password widgets');
+    assert.equal(a.family, 'search');
+    assert.deepEqual(a.plan.map((p: Answer) => p.tool), ['query_intel']);
+    assert.match(a.notes[0], /no question family matched/);
+    assert.equal(step(a, 'search').data.results[0].path, 'src/auth/password.ts');
+  });
+
+  it('plan mode returns the plan and runs nothing', async () => {
+    const a = await ask('impact of changing src/db/client.ts', { mode: 'plan' });
+    assert.equal(a.mode, 'plan');
+    assert.deepEqual(a.results, []);
+    assert.deepEqual(plan(a), [{ tool: 'blast_radius', args: { file: 'src/db/client.ts', change_type: 'any' } }]);
+  });
+
+  it('caches an answer, and an edit recorded by the real PostToolUse hook makes the next one fresh', async () => {
+    const q = 'who imports src/db/client.ts';
+    await ask(q);
+    const hit = await ask(q);
+    assert.equal(hit.cached, true);
+    const file = path.join(root, 'src', 'api', 'routes.ts');
+    const before = readFileSync(file, 'utf8');
+    const added = "import { query } from '../db/client.js';\nexport const ping = () => query('SELECT 1', []);\n";
+    writeFileSync(file, before + added);
+    const hook = await runHookProcess(HOOKS.postToolUse, payload.edit(root, file, 'x', 'y', before), { cwd: root });
+    assert.equal(hook.code, 0);
+    const fresh = await ask(q);
+    assert.equal(fresh.cached, false, 'an answer made before the edit must not be served after it');
+    assert.ok(step(fresh, 'answer').data.by_depth[0].files.includes('src/api/routes.ts'), 'the edit is in the answer');
+    assert.equal((await ask(q)).cached, true, 'and that answer is cached again');
+  });
+
+  it('an edit of a GSD document invalidates the cache too', async () => {
+    const q = 'status of AUTH-02';
+    const first = await ask(q);
+    assert.equal((await ask(q)).cached, true);
+    const file = path.join(root, '.planning', 'REQUIREMENTS.md');
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /- \[ \] \*\*AUTH-02\*\*/);
+    writeFileSync(file, text.replace('- [ ] **AUTH-02**', '- [x] **AUTH-02**'));
+    const after = await ask(q);
+    assert.equal(after.cached, false);
+    assert.notDeepEqual(step(after, 'req-AUTH-02').data.requirements[0].checked, step(first, 'req-AUTH-02').data.requirements[0].checked);
+    assert.equal(step(after, 'req-AUTH-02').data.requirements[0].checked, true);
+  });
+
+  it('a tiny max_tokens: valid JSON within the budget, truncated, the most important items kept', async () => {
+    const whole = await s.ok<Answer>('file_context', { file: 'src/auth/session.ts' });
+    const r = await s.call('file_context', { file: 'src/auth/session.ts', max_tokens: 100 });
+    assert.ok(!r.isError);
+    const text = (r.content[0] as { text: string }).text;
+    const parsed = JSON.parse(text) as Answer;
+    assert.deepEqual(r.structuredContent, parsed);
+    assert.equal(parsed.truncated, true);
+    assert.ok(parsed.budget.cut.length > 0);
+    assert.equal(parsed.path, whole.path, 'the file itself is never cut');
+    assert.deepEqual(parsed.exports.items, whole.exports.items.slice(0, 1), 'the first list keeps its first item');
+    assert.equal(parsed.dependents.total, whole.dependents.total, 'total stays the real count');
+    assert.ok(parsed.dependents.items.length < whole.dependents.items.length, 'later lists give first');
+    assert.equal(parsed.budget.over, true, 'this answer cannot be made smaller than its first items: it says so');
+    await s.ok('file_context', { file: 'src/auth/session.ts', max_tokens: 100 }); // and it matches the output shape
+    const routed = await ask('explain src/auth/session.ts', { max_tokens: 150 });
+    assert.equal(routed.truncated, true);
+    assert.equal(routed.subject.path, 'src/auth/session.ts');
+    assert.equal(routed.results[0].tool, 'file_context', 'the answer goes last');
+    assert.equal(routed.results[0].data.path, 'src/auth/session.ts');
+    const bad = await s.call('route', { query: 'hotspots', max_tokens: 5 });
+    assert.equal(bad.isError, true);
+  });
+
+  it('a plan step naming a tool the server lacks fails alone; the steps that need it are skipped, the rest run', async () => {
+    const ctx = new ServerContext({ cwd: root, env: {} });
+    buildServer(ctx);
+    const project = await ctx.project();
+    const p = planQuestion('show the dashboard', { reader, readerError: null, has: (t) => ctx.handlers.has(t) });
+    p.steps.unshift({ id: 'dash', tool: 'dash', args: { format: 'json' }, why: 'the dashboard' });
+    p.steps.push({ id: 'after', tool: 'file_context', args: {}, use: { step: 'dash', field: 'phase.dir', as: 'file' }, why: 'needs dash' });
+    const results = await runPlan(p, project, ctx.handlers, 2000);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.ok]),
+      [
+        ['dash', false],
+        ['phase', true],
+        ['requirements', true],
+        ['after', false],
+      ],
+    );
+    assert.match(results[0].error!, /dash is not a tool of this server/);
+    assert.match(results[3].error!, /needs step "dash", which failed/);
+    ctx.close();
+  });
+});
+
+describe('mcp server: default answer budget on a big project', () => {
+  let s: Session;
+  before(async () => {
+    const files: Record<string, string> = { 'package.json': '{ "name": "big", "type": "module" }\n' };
+    files['src/core/widget.ts'] = '/** The widget core. */\nexport const widget = 1;\n';
+    for (let i = 0; i < 150; i++) {
+      files[`src/widgets/widget-part-${i}.ts`] =
+        `/** Widget part ${i}: renders the widget frame, its borders, shadows and every nested child widget of the page layout engine. */\n` +
+        `import { widget } from '../core/widget.js';\nexport const widgetPart${i} = widget + ${i};\nexport function renderWidgetPart${i}() { return widgetPart${i}; }\n`;
+    }
+    const root = tempProject(files);
+    await buildIntel(root);
+    s = await startServer(root);
+  });
+  after(async () => {
+    await s?.close();
+    cleanupProjects();
+  });
+
+  it('keeps every answer under 4,000 tokens without max_tokens, cutting the tail of the longest lists', async () => {
+    const search = await s.ok<Answer>('query_intel', { query: 'widget part', max_results: 50, include_blast_radius: true });
+    assert.ok(tokens(search) < 4000, `query_intel: ${tokens(search)} tokens`);
+    assert.equal(search.truncated, true);
+    assert.ok(search.results.length >= 5 && search.results.length < 50, `${search.results.length} results kept`);
+    const ctx = await s.ok<Answer>('file_context', { file: 'src/core/widget.ts' });
+    assert.ok(tokens(ctx) < 4000);
+    assert.equal(ctx.dependents.total, 150);
+    const small = await s.ok<Answer>('file_context', { file: 'src/core/widget.ts', max_tokens: 250 });
+    assert.ok(tokens(small) <= 250, `max_tokens 250: ${tokens(small)} tokens`);
+    assert.equal(small.truncated, true);
+    assert.equal(small.budget.over, undefined);
+    assert.equal(small.dependents.total, 150);
+    assert.deepEqual(small.dependents.items, ctx.dependents.items.slice(0, small.dependents.items.length), 'the head of the list is kept');
+    for (const q of ['who imports src/core/widget.ts', 'impact of changing widget', 'what are the most depended-on files', 'overview of the architecture']) {
+      const a = await s.ok<Answer>('route', { query: q });
+      assert.ok(tokens(a) <= 2000, `route "${q}": ${tokens(a)} tokens`);
+    }
+  });
+});
