@@ -51,6 +51,10 @@ export const TOOL_TEXT = {
     title: 'Phase status',
     description: 'Roadmap phases with goal, plans done/total, verification and success criteria; default: the current phase from STATE.md.',
   },
+  guidance_load: {
+    title: 'Guidance',
+    description: 'Task guidance at a focus level: best matches loaded, others numbered; query "1,3" loads those.',
+  },
 } as const;
 
 export const HINTS = {

@@ -17,7 +17,12 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: ToolName;
   input: I;
   output: O;
-  run: (project: Project, args: z.infer<z.ZodObject<I>>) => Promise<z.infer<z.ZodObject<O>>> | z.infer<z.ZodObject<O>>;
+  run: (project: Project, args: z.infer<z.ZodObject<I>>, call: CallInfo) => Promise<z.infer<z.ZodObject<O>>> | z.infer<z.ZodObject<O>>;
+}
+
+/** about the call itself: the MCP session (HTTP transports pass `extra.sessionId`; stdio has one session, undefined) */
+export interface CallInfo {
+  sessionId?: string;
 }
 
 /** read-only and closed-world; `destructiveHint`/`idempotentHint` only mean something for tools that write (MCP spec) */
@@ -32,7 +37,7 @@ export function describeError(error: unknown): { message: string; hint?: string 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, ctx: ServerContext, spec: ToolSpec<I, O>): RegisteredTool {
   const text = TOOL_TEXT[spec.name];
   const inputSchema = { ...spec.input, root: z.string().max(4096).optional().describe(ROOT_ARG) };
-  const handler = async (args: Record<string, unknown>): Promise<CallToolResult> => {
+  const handler = async (args: Record<string, unknown>, extra?: CallInfo): Promise<CallToolResult> => {
     const started = performance.now();
     let project: Project | null = null;
     const { root, ...rest } = args as { root?: string } & Record<string, unknown>;
@@ -43,7 +48,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
       }
       const wait = ctx.rateLimited(project, spec.name);
       if (wait !== null) throw new ToolInputError(`rate limit of ${spec.name} reached; retry in ${wait} s`, 'See "mcp.rateLimitPerMinute" in .planning/config.json.');
-      const out = await spec.run(project, rest as z.infer<z.ZodObject<I>>);
+      const out = await spec.run(project, rest as z.infer<z.ZodObject<I>>, { sessionId: extra?.sessionId });
       const ms = performance.now() - started;
       project.audit({ tool: spec.name, args: rest, ok: true, ms: Math.round(ms * 100) / 100 });
       return okResult(out as Record<string, unknown>, ctx.timing ? { 'gsd/timing': { handlerMs: ms } } : undefined);
