@@ -85,7 +85,7 @@ describe('runtime bundle, copied away from the package', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() } }));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 11);
+      assert.equal(tools.length, 12);
       const r = (await client.callTool({ name: 'blast_radius', arguments: { file: 'src/b.ts' } })) as CallToolResult;
       assert.ok(!r.isError, JSON.stringify(r.content));
       const out = r.structuredContent as { total: number; by_depth: Array<{ files: string[] }> };

@@ -192,6 +192,7 @@ describe('mcp server: GSD documents on the gsd-app fixture', () => {
       ['requirement_status', 'requirement_id', {}],
       ['phase_status', 'phase', {}],
       ['query_intel', 'root', { query: 'x' }],
+      ['guidance_load', 'query', { focus_level: 'design' }],
     ];
     for (const [tool, arg, extra] of textArgs) {
       for (const value of hostile) {
@@ -259,7 +260,7 @@ describe('mcp server: missing documents and disabled tools', () => {
   it('hides and refuses the tools the project disabled', async () => {
     const { tools } = await s.client.listTools();
     assert.ok(!tools.some((t) => t.name === 'verify_behavior'));
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, 11);
   });
 
   it('malformed documents do not crash the tools', async () => {

@@ -59,7 +59,7 @@ describe('mcp server: MCP Inspector CLI', () => {
   it('lists the tools and calls blast_radius', (t) => {
     if (skip) return t.skip(skip);
     const list = inspect(['--method', 'tools/list']);
-    assert.equal(list.tools.length, 11);
+    assert.equal(list.tools.length, 12);
     assert.ok(list.tools.every((x: { annotations?: { readOnlyHint?: boolean } }) => x.annotations?.readOnlyHint === true));
     const call = inspect(['--method', 'tools/call', '--tool-name', 'blast_radius', '--tool-arg', 'file=src/lib/money.ts', 'max_depth=2']);
     assert.equal(call.isError ?? false, false);

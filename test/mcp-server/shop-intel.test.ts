@@ -14,6 +14,7 @@ const TOOLS = [
   'blast_radius',
   'codebase_patterns',
   'file_context',
+  'guidance_load',
   'hotspots',
   'phase_relevant_files',
   'phase_status',
@@ -57,9 +58,9 @@ describe('mcp server: intel tools on the shop fixture', () => {
     }
   });
 
-  it('tools/list stays within 2,500 tokens (characters / 4, as bench/mcp-tokens.mjs counts)', () => {
+  it('tools/list stays within 4,000 tokens (characters / 4, as bench/mcp-tokens.mjs counts)', () => {
     const chars = JSON.stringify({ tools: s.tools }).length;
-    assert.ok(chars <= 10_000, `tools/list is ${chars} chars = ${Math.ceil(chars / 4)} tokens`);
+    assert.ok(chars <= 16_000, `tools/list is ${chars} chars = ${Math.ceil(chars / 4)} tokens`);
   });
 
   it('blast_radius equals the engine for every file, at every depth', async () => {

@@ -120,9 +120,10 @@ export function splitFrontmatter(text: string): Frontmatter {
   const close = 3 + m.index;
   const yamlText = t.slice(4, close + 1);
   const body = t.slice(close + m[0].length).replace(/^\s*\n/, '');
-  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
+  const doc = parseDocument(yamlText, { uniqueKeys: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
+    // linePos counts from the frontmatter's first line (1-based); the file has the opening --- above it
     const where = e.linePos?.[0] ? ` at line ${e.linePos[0].line + 1}` : '';
     return { data: null, body, problem: `YAML error${where}: ${e.message.split('\n')[0]}` };
   }
