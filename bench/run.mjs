@@ -10,8 +10,9 @@ import { updateHooksResultsMd } from './lib/hooks-results.mjs';
 import { updateMcpResults } from './lib/mcp-results.mjs';
 import { updateSkeletonResultsMd } from './skeleton.mjs';
 import { updateGraphDbResultsMd } from './graphdb.mjs';
+import { updateGuidanceResultsMd } from './guidance.mjs';
 
-const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb'];
+const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb', 'guidance'];
 
 const USAGE = `
 Usage: node bench/run.mjs [options]      (npm run bench = npm run build && node bench/run.mjs)
@@ -50,6 +51,7 @@ runMain(async () => {
     hooks: ['--runs', String(opts['hook-runs'])],
     skeleton: ['--runs', String(opts['skeleton-runs'])],
     graphdb: ['--runs', String(opts['graphdb-runs'])],
+    guidance: opts.quick ? ['--runs', '10', '--warmup', '2'] : [],
   };
   const failed = [];
   for (const b of only) {
@@ -65,6 +67,7 @@ runMain(async () => {
   if (only.includes('hooks')) updateHooksResultsMd();
   if (only.includes('skeleton')) updateSkeletonResultsMd();
   if (only.includes('graphdb')) updateGraphDbResultsMd();
+  if (only.includes('guidance')) updateGuidanceResultsMd();
   if (failed.length) {
     log(`run: failed: ${failed.join(', ')}`);
     return 1;

@@ -9,11 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
+import { FOCUS_LEVELS, type FocusLevel, type GuidanceSource } from './session.js';
 import { type StemIndex, stemIndex, wordsOf } from './words.js';
 
-export const FOCUS_LEVELS = ['strategic', 'design', 'implementation'] as const;
-export type FocusLevel = (typeof FOCUS_LEVELS)[number];
-export type GuidanceSource = 'project' | 'user' | 'package';
 
 /** files larger than this are not guidance (named in the answer as skipped, never read) */
 export const MAX_GUIDANCE_BYTES = 256 * 1024;

@@ -6,20 +6,18 @@ import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ToolInputError } from '../result.js';
-import { type FocusLevel, type GuidanceFile, type GuidanceSource, guidanceRoots, loadCatalog } from './catalog.js';
+import { type GuidanceFile, guidanceRoots, loadCatalog } from './catalog.js';
 import { rankGuidance, type Ranked } from './rank.js';
 import { ContentBudget, resolveReferences } from './references.js';
+import { DEFAULT_AUTO_LOAD, type FocusLevel, type GuidanceSessions, type GuidanceSource, MAX_AUTO_LOAD } from './session.js';
 import { queryStems } from './words.js';
 
-export const DEFAULT_AUTO_LOAD = 2;
-export const MAX_AUTO_LOAD = 5;
 /** characters of guidance text in one answer (loaded files and references): about 3,000 tokens */
 export const ANSWER_CHARS = 12_000;
 export const FILE_CHARS = 6_000;
 const LISTED = 20;
 const REMEMBERED = 50;
 const UNTAGGED_LISTED = 20;
-const SESSIONS = 64;
 
 export interface LoadedGuidance {
   /** rank in the search (numbered matches); absent for a file loaded because a loaded file @references it */
@@ -53,27 +51,6 @@ export interface GuidanceAnswer {
   issues: GuidanceIssue[];
   performanceMetrics: { filesScanned: number; filesMatched: number; searchMs: number };
   hint?: string;
-}
-
-interface Remembered {
-  abs: string;
-  score: number;
-  why: string[];
-}
-
-/** The last search of each MCP session (HTTP: `extra.sessionId`; stdio: one session per server, key ''). */
-export class GuidanceSessions {
-  private readonly last = new Map<string, Remembered[]>();
-
-  get(session: string): Remembered[] | undefined {
-    return this.last.get(session);
-  }
-
-  set(session: string, list: Remembered[]): void {
-    this.last.delete(session);
-    this.last.set(session, list);
-    while (this.last.size > SESSIONS) this.last.delete(this.last.keys().next().value as string);
-  }
 }
 
 export interface GuidanceRequest {

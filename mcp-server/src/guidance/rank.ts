@@ -3,7 +3,8 @@
  * its folders) counts more than one in the content, which counts more than a tag, which counts more than the
  * category. Project guidance gets a bonus. Files without usable focus_levels (untagged) are searched at every level.
  */
-import type { FocusLevel, GuidanceFile, GuidanceSource } from './catalog.js';
+import type { GuidanceFile } from './catalog.js';
+import type { FocusLevel, GuidanceSource } from './session.js';
 import { countMatches } from './words.js';
 
 export const WEIGHTS = {

@@ -1,8 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ServerContext } from '../context.js';
-import { FOCUS_LEVELS } from '../guidance/catalog.js';
-import { GuidanceSessions, loadGuidance, MAX_AUTO_LOAD } from '../guidance/load.js';
+import { FOCUS_LEVELS, GuidanceSessions } from '../guidance/session.js';
 import { defineTool } from './define.js';
 
 const source = z.enum(['project', 'user', 'package']).describe('where the file lives');
@@ -65,7 +64,9 @@ export function registerGuidanceLoadTool(server: McpServer, ctx: ServerContext) 
         .describe('search figures'),
       hint: z.string().optional().describe('what to do next'),
     },
-    run(project, args, call) {
+    async run(project, args, call) {
+      // loaded on first use: the yaml library and the search stay out of the server's start-up
+      const { loadGuidance } = await import('../guidance/load.js');
       return loadGuidance({
         query: args.query,
         focus: args.focus_level,
