@@ -166,6 +166,17 @@ function parseGuidance(root: GuidanceRoot, rel: string, abs: string, shown: stri
   };
 }
 
+/** The text of a file of at most MAX_GUIDANCE_BYTES (its size from a stat), or why it is not read: too large, binary, unreadable. */
+export function readSmallText(abs: string, size: number): { text: string } | { problem: string } {
+  if (size > MAX_GUIDANCE_BYTES) return { problem: `${size} bytes, over the ${MAX_GUIDANCE_BYTES}-byte limit of a guidance file` };
+  try {
+    const buf = readFileSync(abs);
+    return buf.includes(0) ? { problem: 'binary content' } : { text: buf.toString('utf8') };
+  } catch (error) {
+    return { problem: `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+}
+
 export interface Catalog {
   files: GuidanceFile[];
   scanned: number;
@@ -180,7 +191,8 @@ export function loadCatalog(roots: GuidanceRoot[], projectRoot: string): Catalog
   const files: GuidanceFile[] = [];
   const notes: string[] = [];
   const skipped: Catalog['skipped'] = [];
-  const seenRel = new Set<string>();
+  /** relative paths of the more specific sources already listed (compared case-insensitively, as on macOS and Windows) */
+  const shadowing = new Set<string>();
   let scanned = 0;
   for (const root of roots) {
     const rels: string[] = [];
@@ -196,34 +208,24 @@ export function loadCatalog(roots: GuidanceRoot[], projectRoot: string): Catalog
       } catch {
         continue; // removed while listing
       }
-      if (seenRel.has(rel.toLowerCase())) continue; // shadowed by a more specific source
-      seenRel.add(rel.toLowerCase());
-      if (st.size > MAX_GUIDANCE_BYTES) {
-        skipped.push({ path: shown, problem: `${st.size} bytes, over the ${MAX_GUIDANCE_BYTES}-byte limit of a guidance file` });
-        continue;
-      }
+      if (shadowing.has(rel.toLowerCase())) continue; // shadowed by a more specific source
       const sig = `${st.size}:${st.mtimeMs}:${root.source}:${shown}`;
       const hit = cache.get(abs);
       if (hit && hit.sig === sig) {
         files.push(hit.file);
         continue;
       }
-      let text: string;
-      try {
-        const buf = readFileSync(abs);
-        if (buf.includes(0)) {
-          skipped.push({ path: shown, problem: 'binary content' });
-          continue;
-        }
-        text = buf.toString('utf8');
-      } catch (error) {
-        skipped.push({ path: shown, problem: `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+      const read = readSmallText(abs, st.size);
+      if ('problem' in read) {
+        skipped.push({ path: shown, problem: read.problem });
         continue;
       }
+      const text = read.text;
       const file = parseGuidance(root, rel, abs, shown, text);
       cache.set(abs, { sig, file });
       files.push(file);
     }
+    for (const rel of rels) shadowing.add(rel.toLowerCase());
   }
   if (cache.size > 4 * MAX_FILES_PER_SOURCE) cache.clear();
   return { files, scanned, skipped, notes };

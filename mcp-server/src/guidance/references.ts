@@ -4,10 +4,10 @@
  * as a cycle, and only inside the allowed folders (the guidance folders and the project). Everything loaded shares
  * one character budget. What is not loaded is named with the reason; nothing here throws.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isSecretPath } from '../security.js';
-import { MAX_GUIDANCE_BYTES, splitFrontmatter } from './catalog.js';
+import { readSmallText, splitFrontmatter } from './catalog.js';
 
 export const MAX_REF_DEPTH = 3;
 
@@ -140,27 +140,24 @@ export function resolveReferences(sources: readonly RefSource[], done: Set<strin
           continue;
         }
         if (done.has(target)) continue; // already in the answer
-        let text: string;
+        let size: number;
         try {
           const st = statSync(target);
           if (!st.isFile()) {
             problem(`${opts.show(abs)} is not a file`);
             continue;
           }
-          if (st.size > MAX_GUIDANCE_BYTES) {
-            problem(`${opts.show(abs)} has ${st.size} bytes, over the ${MAX_GUIDANCE_BYTES}-byte limit; not loaded`);
-            continue;
-          }
-          const buf = readFileSync(target);
-          if (buf.includes(0)) {
-            problem(`${opts.show(abs)} is binary; not loaded`);
-            continue;
-          }
-          text = buf.toString('utf8');
+          size = st.size;
         } catch (error) {
           problem(`${opts.show(abs)} is unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
           continue;
         }
+        const read = readSmallText(target, size);
+        if ('problem' in read) {
+          problem(`${opts.show(abs)}: ${read.problem}; not loaded`);
+          continue;
+        }
+        const text = read.text;
         if (opts.budget.left <= 0) {
           problem(`${opts.show(abs)} not loaded: the answer's size cap is reached (Read it directly)`);
           continue;
