@@ -206,11 +206,19 @@ describe('guidance_load', () => {
     assert.ok(!JSON.stringify(r).includes('SECRET-OUTSIDE') && !JSON.stringify(r).includes('TOKEN=1'));
   });
 
-  it('refuses a query without keywords and clamps max_auto_load', async () => {
+  it('refuses a query without keywords, max_auto_load outside 1-5, an unknown level and hostile queries with clear errors', async () => {
     assert.match(await s.fails('guidance_load', { query: 'how to the', focus_level: 'design' }), /no keywords/);
-    const out = await s.ok<Answer>('guidance_load', { query: 'plonk', focus_level: 'design', max_auto_load: 9 });
-    assert.equal(out.loaded.length, 5);
-    assert.match(out.hint ?? '', /max_auto_load is 1 to 5; used 5/);
+    assert.match(await s.fails('guidance_load', { query: 'plonk', focus_level: 'design', max_auto_load: 9 }), /max_auto_load/);
+    assert.match(await s.fails('guidance_load', { query: 'plonk', focus_level: 'design', max_auto_load: 0 }), /max_auto_load/);
+    assert.match(await s.fails('guidance_load', { query: 'plonk', focus_level: 'tactical' }), /focus_level/);
+    assert.match(await s.fails('guidance_load', { query: 'x'.repeat(501), focus_level: 'design' }), /query/);
+    const five = await s.ok<Answer>('guidance_load', { query: 'plonk', focus_level: 'design', max_auto_load: 5 });
+    assert.equal(five.loaded.length, 5);
+    for (const query of ['../../../etc/passwd', '@/etc/passwd', "' OR 1=1; --", 'ünïcødé 漢字 🚀', '.*+?^${}()|[]\\', '0', '1,,2']) {
+      const r = await s.call('guidance_load', { query, focus_level: 'implementation' });
+      const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      assert.doesNotMatch(text, /internal error|root:x:0/, `${query}: ${text}`);
+    }
   });
 
   it('ships starter guidance that a planner finds at its level, with its @references', async () => {

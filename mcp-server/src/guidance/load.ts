@@ -118,9 +118,8 @@ export function loadGuidance(req: GuidanceRequest): GuidanceAnswer {
     const { ranked, inFocus } = rankGuidance(catalog.files, keywords, req.focus);
     filesMatched = ranked.length;
     req.sessions.set(req.session, ranked.slice(0, REMEMBERED).map((r: Ranked) => ({ abs: r.file.abs, score: r.score, why: r.why })));
-    const asked = req.maxAutoLoad ?? DEFAULT_AUTO_LOAD;
-    const auto = Math.min(Math.max(1, Math.trunc(asked)), MAX_AUTO_LOAD);
-    if (auto !== asked) notes.push(`max_auto_load is 1 to ${MAX_AUTO_LOAD}; used ${auto}.`);
+    // the tool's schema refuses anything but 1 to MAX_AUTO_LOAD; kept in range here for other callers
+    const auto = Math.min(Math.max(1, Math.trunc(req.maxAutoLoad ?? DEFAULT_AUTO_LOAD)), MAX_AUTO_LOAD);
     picked = ranked.slice(0, auto).map((r, i) => ({ n: i + 1, ...r }));
     const rest = ranked.slice(auto, REMEMBERED);
     listed = {

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ServerContext } from '../context.js';
-import { FOCUS_LEVELS, GuidanceSessions } from '../guidance/session.js';
+import { FOCUS_LEVELS, GuidanceSessions, MAX_AUTO_LOAD } from '../guidance/session.js';
 import { defineTool } from './define.js';
 
 const source = z.enum(['project', 'user', 'package']).describe('where the file lives');
@@ -18,7 +18,7 @@ export function registerGuidanceLoadTool(server: McpServer, ctx: ServerContext) 
     input: {
       query: z.string().min(1).max(500).describe('task keywords, or "1,3"'),
       focus_level: z.enum(FOCUS_LEVELS).describe('level of the work'),
-      max_auto_load: z.number().int().optional().describe('files to load, 1-5 (2)'),
+      max_auto_load: z.number().int().min(1).max(MAX_AUTO_LOAD).optional().describe('files to load (2)'),
     },
     output: {
       loaded: z
