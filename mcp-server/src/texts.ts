@@ -53,7 +53,7 @@ export const TOOL_TEXT = {
   },
   guidance_load: {
     title: 'Guidance',
-    description: 'Task guidance at a focus level: best matches loaded, others numbered; query "1,3" loads those.',
+    description: 'Team guidance for a task by focus level; query "1,3" loads listed matches.',
   },
 } as const;
 

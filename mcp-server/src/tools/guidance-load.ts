@@ -16,8 +16,8 @@ export function registerGuidanceLoadTool(server: McpServer, ctx: ServerContext) 
   return defineTool(server, ctx, {
     name: 'guidance_load',
     input: {
-      query: z.string().min(1).max(500).describe('task keywords, or "1,3"'),
-      focus_level: z.enum(FOCUS_LEVELS).describe('level of the work'),
+      query: z.string().min(1).max(500).describe('keywords or "1,3"'),
+      focus_level: z.enum(FOCUS_LEVELS).describe('work level'),
       max_auto_load: z.number().int().min(1).max(MAX_AUTO_LOAD).optional().describe('files to load (2)'),
     },
     output: {
