@@ -10,8 +10,9 @@ import { updateHooksResultsMd } from './lib/hooks-results.mjs';
 import { updateMcpResults } from './lib/mcp-results.mjs';
 import { updateSkeletonResultsMd } from './skeleton.mjs';
 import { updateGraphDbResultsMd } from './graphdb.mjs';
+import { updateGuidanceResultsMd } from './guidance.mjs';
 
-const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb'];
+const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb', 'guidance'];
 BENCHES.push('route'); // issue 16a: bench/route.mjs (writes its RESULTS.md section itself with --results-md)
 
 const USAGE = `
@@ -52,6 +53,7 @@ runMain(async () => {
     skeleton: ['--runs', String(opts['skeleton-runs'])],
     graphdb: ['--runs', String(opts['graphdb-runs'])],
     route: opts.quick ? ['--runs', '5'] : [],
+    guidance: opts.quick ? ['--runs', '10', '--warmup', '2'] : [],
   };
   const failed = [];
   for (const b of only) {
@@ -67,6 +69,7 @@ runMain(async () => {
   if (only.includes('hooks')) updateHooksResultsMd();
   if (only.includes('skeleton')) updateSkeletonResultsMd();
   if (only.includes('graphdb')) updateGraphDbResultsMd();
+  if (only.includes('guidance')) updateGuidanceResultsMd();
   if (failed.length) {
     log(`run: failed: ${failed.join(', ')}`);
     return 1;

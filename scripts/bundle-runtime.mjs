@@ -8,12 +8,13 @@
 //   parse-worker.js                                    the engine's parse worker thread (engine/src/parse/worker.ts), for both
 //   sql-wasm.wasm                                      sql.js's wasm (engine/src/store/sqlite.ts finds it next to or above the bundle)
 //   package.json ({"type":"module"}), VERSION
+//   guidance/                                          the package's guidance files (guidance_load finds them beside the runtime's package.json)
 // Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
 // createRequire, which esbuild cannot follow, and pool.ts starts ./worker.js beside itself, which in a bundle would
 // be the wrong file (scripts/lib/esbuild-engine.mjs, shared with the CLI bundle of scripts/bundle-cli.mjs).
 // Part of `npm run build`, after tsc and bundle-hooks.mjs.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,7 @@ for (const hook of ['post-tool-use', 'session-start']) {
   copyFileSync(path.join(root, 'dist', 'hooks', 'src', `${hook}.cjs`), path.join(staging, 'hooks', `${hook}.cjs`));
 }
 copyFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'), path.join(staging, 'sql-wasm.wasm'));
+cpSync(path.join(root, 'guidance'), path.join(staging, 'guidance'), { recursive: true });
 writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify({ type: 'module', private: true, version }, null, 2)}\n`);
 writeFileSync(path.join(staging, 'VERSION'), `${version}\n`);
 rmSync(out, { recursive: true, force: true });

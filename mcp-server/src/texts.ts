@@ -34,6 +34,7 @@ export const SEARCH_HINTS: Record<string, string> = {
   lease: 'file leases, who holds a task',
   agent: 'spawn plan, agent queue',
   skill: 'agent skills',
+  guidance_load: 'team guidance, how we plan/test',
 };
 
 export const TOOL_TEXT = {
@@ -98,6 +99,10 @@ export const TOOL_TEXT = {
     description: 'Agents to spawn per intent.\nrules\nset_rule intent rule\nplan|enqueue intent options\nqueue status\ncomplete spawnId completionStatus\nhistory limit',
   },
   skill: { title: 'Skills', description: 'Skill registry.\nlist\nregister skillId title\nbind|unbind skillId agentId\nrecommend intent options' },
+  guidance_load: {
+    title: 'Guidance',
+    description: 'Team guidance for a task by focus level; query "1,3" loads listed matches.',
+  },
 } as const;
 
 export const HINTS = {

@@ -55,10 +55,10 @@ export function toolMentions(file: string, text: string): ToolMention[] {
   return out;
 }
 
-/** Repo paths of shipped assets mentioned in a text: templates/…, docs/…, agents/…, commands/… with an extension. */
+/** Repo paths of shipped assets mentioned in a text: templates/…, docs/…, agents/…, commands/…, guidance/… with an extension. */
 export function shippedPathMentions(text: string): string[] {
   const found = new Set<string>();
-  for (const m of text.matchAll(/(?<![\w./$}-])((?:templates|docs|agents|commands)\/[A-Za-z0-9_.\/-]*[A-Za-z0-9_-]\.(?:md|json))/g)) found.add(m[1]);
+  for (const m of text.matchAll(/(?<![\w./$}-])((?:templates|docs|agents|commands|guidance)\/[A-Za-z0-9_.\/-]*[A-Za-z0-9_-]\.(?:md|json))/g)) found.add(m[1]);
   return [...found];
 }
 

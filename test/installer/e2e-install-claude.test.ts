@@ -74,6 +74,9 @@ describe('install --global with the real claude CLI (end to end, offline)', () =
       }),
       // MCP tools in tools[] from the first request, so the mock can call one without a ToolSearch step
       ENABLE_TOOL_SEARCH: 'false',
+      // wait for the MCP server before the session starts (../shared/claude-code.md): on a loaded machine a server that
+      // starts in a few seconds is otherwise still `pending` in the init event, though it connects and answers later
+      MCP_CONNECTION_NONBLOCKING: '0',
     };
 
     const install = spawnSync(process.execPath, [CLI, 'install', '--global', '--yes'], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });

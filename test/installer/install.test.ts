@@ -103,7 +103,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     const r = cli(s, ['install', '--global', '--yes']);
     assert.equal(r.code, 0, r.all);
     const runtime = path.join(s.config, 'get-shit-done');
-    for (const f of ['hooks/post-tool-use.cjs', 'hooks/session-start.cjs', 'hooks/worker.js', 'mcp-server.js', 'sql-wasm.wasm', 'VERSION', 'manifest.json']) {
+    for (const f of ['hooks/post-tool-use.cjs', 'hooks/session-start.cjs', 'hooks/worker.js', 'mcp-server.js', 'sql-wasm.wasm', 'VERSION', 'manifest.json', 'guidance/planning.md', 'guidance/definition-of-done.md']) {
       assert.ok(existsSync(path.join(runtime, f)), `${f} installed`);
     }
     const settings = json(s.settings);

@@ -193,6 +193,7 @@ describe('mcp server: GSD documents on the gsd-app fixture', () => {
       ['requirement_status', 'requirement_id', {}],
       ['phase_status', 'phase', {}],
       ['query_intel', 'root', { query: 'x' }],
+      ['guidance_load', 'query', { focus_level: 'design' }],
     ];
     for (const [tool, arg, extra] of textArgs) {
       for (const value of hostile) {

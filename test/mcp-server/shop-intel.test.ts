@@ -14,6 +14,7 @@ const TOOLS = [
   'blast_radius',
   'codebase_patterns',
   'file_context',
+  'guidance_load',
   'hotspots',
   'phase_relevant_files',
   'phase_status',

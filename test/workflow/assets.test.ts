@@ -163,13 +163,14 @@ describe('workflow assets: agents', () => {
   it('use the tools the issue asks for, in the right places', () => {
     const planner = readAsset('agents/gsd-planner.md').body;
     const firstWrite = planner.indexOf('Write each plan');
-    for (const t of ['phase_relevant_files', 'codebase_patterns', 'similar_past_work']) {
+    for (const t of ['phase_relevant_files', 'codebase_patterns', 'similar_past_work', 'guidance_load']) {
       const i = planner.indexOf(`mcp__gsd__${t}`);
       assert.ok(i > 0 && i < firstWrite, `planner asks ${t} before it writes a plan`);
     }
     const executor = readAsset('agents/gsd-executor.md').body;
     assert.match(executor, /hotspot[\s\S]{0,200}mcp__gsd__blast_radius/i);
     assert.match(executor, /SUMMARY\.md[\s\S]*key-files/);
+    assert.match(executor, /mcp__gsd__guidance_load \{query, focus_level: "implementation"\}/);
     const verifier = readAsset('agents/gsd-verifier.md').body;
     for (const t of ['verify_artifact', 'verify_behavior', 'requirement_status']) assert.ok(verifier.includes(`mcp__gsd__${t}`), `verifier uses ${t}`);
     assert.match(verifier, /partial.*no_evidence.*only then/s);

@@ -199,7 +199,7 @@ async function install(c: Choices): Promise<number> {
     let made: string[] = [];
     const templates = path.join(root, 'templates');
     journal.step(
-      `copy ${listFiles(runtimeSrc).length} runtime files (hooks, workers, MCP server, sql-wasm.wasm, VERSION) → ${target.runtimeDir}/`,
+      `copy ${listFiles(runtimeSrc).length} runtime files (hooks, workers, MCP server, sql-wasm.wasm, guidance, VERSION) → ${target.runtimeDir}/`,
       () => {
         removeTree(staging);
         made = mkdirs(path.dirname(staging));

@@ -29,9 +29,11 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   annotations?: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
 }
 
-/** What a run gets besides its arguments: the answer's token budget. */
+/** What a run gets besides its arguments: the answer's token budget, and the MCP session (HTTP transports pass
+ * `extra.sessionId`; stdio has one session, undefined). */
 export interface CallInfo {
   maxTokens: number;
+  sessionId?: string;
 }
 
 /** Generic parameters every tool takes; undescribed on purpose (SERVER_INSTRUCTIONS explains them once). */
@@ -54,7 +56,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
   const inputSchema = { ...spec.input, ...GENERIC_INPUT };
   const inputObject = z.object(inputSchema);
   const outputObject = z.object(spec.output);
-  const call = async (args: Record<string, unknown>, given?: Project): Promise<CallToolResult> => {
+  const call = async (args: Record<string, unknown>, given?: Project, sessionId?: string): Promise<CallToolResult> => {
     const started = performance.now();
     let project: Project | null = null;
     const { root, max_tokens, ...rest } = args as { root?: string; max_tokens?: number } & Record<string, unknown>;
@@ -66,7 +68,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
       const wait = ctx.rateLimited(project, spec.name);
       if (wait !== null) throw new ToolInputError(`rate limit of ${spec.name} reached; retry in ${wait} s`, 'See "mcp.rateLimitPerMinute" in .planning/config.json.');
       const maxTokens = max_tokens ?? spec.maxTokens ?? DEFAULT_MAX_TOKENS;
-      const out = (await spec.run(project, rest as z.infer<z.ZodObject<I>>, { maxTokens })) as Record<string, unknown>;
+      const out = (await spec.run(project, rest as z.infer<z.ZodObject<I>>, { maxTokens, sessionId })) as Record<string, unknown>;
       let shaped = fitToBudget(out, maxTokens);
       if (shaped.truncated && !outputObject.safeParse(shaped.value).success) {
         logError(`${spec.name}: the answer shaped to ${maxTokens} tokens broke the output shape; sent whole`);
@@ -82,7 +84,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
       return errorResult(message, hint);
     }
   };
-  const handler = (args: Record<string, unknown>) => call(args);
+  const handler = (args: Record<string, unknown>, extra?: { sessionId?: string }) => call(args, undefined, extra?.sessionId);
   // the registry: arguments checked as the SDK checks a client's, then the same call path
   ctx.handlers.set(spec.name, async (args, project) => {
     const parsed = inputObject.safeParse(args);

@@ -7,6 +7,7 @@ import { registerDashTool } from './dash.js';
 import { registerDiscussTool } from './discuss.js';
 import { registerEvolveTool } from './evolve.js';
 import { registerFileContextTool } from './file-context.js';
+import { registerGuidanceLoadTool } from './guidance-load.js';
 import { registerHotspotsTool } from './hotspots.js';
 import { registerPhaseRelevantFilesTool } from './phase-relevant-files.js';
 import { registerPhaseStatusTool } from './phase-status.js';
@@ -49,5 +50,6 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerLeaseTool(server, ctx),
     registerAgentTool(server, ctx),
     registerSkillTool(server, ctx),
+    registerGuidanceLoadTool(server, ctx),
   ];
 }
