@@ -103,7 +103,7 @@ describe('guidance_load', () => {
   it('is listed read-only with its three arguments', () => {
     const t = s.tools.find((x) => x.name === 'guidance_load');
     assert.ok(t);
-    assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), ['focus_level', 'max_auto_load', 'query', 'root']);
+    assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), ['focus_level', 'max_auto_load', 'max_tokens', 'query', 'root']);
     assert.deepEqual(t.inputSchema.required?.slice().sort(), ['focus_level', 'query']);
     assert.equal(t.annotations?.readOnlyHint, true);
   });

@@ -147,7 +147,7 @@ describe('mcp server: route', () => {
     assert.equal(step(a, 'files').data.files[0].path, 'src/auth/password.ts');
   });
 
-  it('requirement and phase status; leases and the dashboard fall back to them while dash/lease are not served', async () => {
+  it('requirement and phase status; leases and the dashboard through dash and lease', async () => {
     const req = await ask('status of AUTH-01');
     assert.equal(req.family, 'status');
     assert.deepEqual(plan(req), [{ tool: 'requirement_status', args: { requirement_id: 'AUTH-01' } }]);
@@ -157,9 +157,12 @@ describe('mcp server: route', () => {
     assert.equal(step(phase, 'phase').data.detail.name, 'Password reset');
     const board = await ask('show the leases');
     assert.equal(board.family, 'status');
-    assert.deepEqual(board.plan.map((p: Answer) => p.tool), ['phase_status', 'requirement_status']);
-    assert.ok(board.notes.some((n: string) => /lease is not served here yet/.test(n)));
-    assert.equal(step(board, 'phase').data.current_phase, '2');
+    assert.deepEqual(board.plan.map((p: Answer) => p.tool), ['dash', 'lease']);
+    assert.ok(board.results.every((r: Answer) => r.ok), JSON.stringify(board.results));
+    assert.deepEqual(step(board, 'leases').data.result.leases, []);
+    const dash = await ask('show the dashboard');
+    assert.deepEqual(dash.plan.map((p: Answer) => p.tool), ['dash']);
+    assert.ok(dash.results[0].ok, JSON.stringify(dash.results));
   });
 
   it('similar past work: similar_past_work with the goal', async () => {
@@ -244,20 +247,19 @@ describe('mcp server: route', () => {
     buildServer(ctx);
     const project = await ctx.project();
     const p = planQuestion('show the dashboard', { reader, readerError: null, has: (t) => ctx.handlers.has(t) });
-    p.steps.unshift({ id: 'dash', tool: 'dash', args: { format: 'json' }, why: 'the dashboard' });
-    p.steps.push({ id: 'after', tool: 'file_context', args: {}, use: { step: 'dash', field: 'phase.dir', as: 'file' }, why: 'needs dash' });
+    p.steps.unshift({ id: 'ghost', tool: 'ghost_tool' as never, args: {}, why: 'a tool this server lacks' });
+    p.steps.push({ id: 'after', tool: 'file_context', args: {}, use: { step: 'ghost', field: 'phase.dir', as: 'file' }, why: 'needs ghost' });
     const results = await runPlan(p, project, ctx.handlers, 2000);
     assert.deepEqual(
       results.map((r) => [r.id, r.ok]),
       [
-        ['dash', false],
-        ['phase', true],
-        ['requirements', true],
+        ['ghost', false],
+        ['dash', true],
         ['after', false],
       ],
     );
-    assert.match(results[0].error!, /dash is not a tool of this server/);
-    assert.match(results[3].error!, /needs step "dash", which failed/);
+    assert.match(results[0].error!, /ghost_tool is not a tool of this server/);
+    assert.match(results[2].error!, /needs step "ghost", which failed/);
     ctx.close();
   });
 });
