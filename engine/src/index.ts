@@ -13,6 +13,7 @@ export { intelPaths } from './paths.js';
 export { findProjectRoot } from './root.js';
 export { entityId, looksLikeEntityId, toRelPath } from './ids.js';
 export { readIntelConfig, ConfigError, defaultConfig } from './config.js';
+export { globMatcher } from './scan/glob.js';
 import { openIntel as openReader, type IntelReader as Reader } from './query/index.js';
 import { StoreError } from './store/errors.js';
 

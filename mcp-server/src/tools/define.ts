@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { UnknownFileError } from '../../../engine/src/index.js';
 import type { Project, ServerContext } from '../context.js';
 import { logError } from '../log.js';
-import { errorResult, okResult, ToolInputError } from '../result.js';
+import { PolicyError, enforcePolicy } from '../policy.js';
+import { AccessDeniedError, errorResult, okResult, ToolInputError } from '../result.js';
 import { HINTS, ROOT_ARG, TOOL_TEXT } from '../texts.js';
 
 export type ToolName = keyof typeof TOOL_TEXT;
@@ -38,11 +39,9 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
     const { root, ...rest } = args as { root?: string } & Record<string, unknown>;
     try {
       project = await ctx.project(root);
-      if (project.config().disabledTools.includes(spec.name)) {
-        throw new ToolInputError(`${spec.name} is disabled for this project`, 'See "mcp.disabledTools" in .planning/config.json.');
-      }
+      enforcePolicy(project.config(), project.root, spec.name, rest);
       const wait = ctx.rateLimited(project, spec.name);
-      if (wait !== null) throw new ToolInputError(`rate limit of ${spec.name} reached; retry in ${wait} s`, 'See "mcp.rateLimitPerMinute" in .planning/config.json.');
+      if (wait !== null) throw new PolicyError(`rate limit of ${spec.name} reached for this session; retry in ${wait} s`, 'See "mcp.rateLimitPerMinute" in .planning/config.json or the GSD config.json.', 'rate', wait);
       const out = await spec.run(project, rest as z.infer<z.ZodObject<I>>);
       const ms = performance.now() - started;
       project.audit({ tool: spec.name, args: rest, ok: true, ms: Math.round(ms * 100) / 100 });
@@ -50,7 +49,10 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
     } catch (error) {
       const { message, hint } = describeError(error);
       if (!(error instanceof ToolInputError) && !(error instanceof UnknownFileError)) logError(`${spec.name} failed`, error);
-      project?.audit({ tool: spec.name, args: rest, ok: false, error: message, ms: Math.round((performance.now() - started) * 100) / 100 });
+      // refusals are audited too: a `root` outside the session has no project of its own, so the session's records it
+      const denied = error instanceof PolicyError ? error.denied : error instanceof AccessDeniedError ? 'outside' : undefined;
+      if (!project && denied) project = await ctx.project().catch(() => null);
+      project?.audit({ tool: spec.name, args, ok: false, error: message, ...(denied ? { denied } : {}), ms: Math.round((performance.now() - started) * 100) / 100 });
       return errorResult(message, hint);
     }
   };
