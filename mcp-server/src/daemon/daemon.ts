@@ -86,12 +86,10 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(Object.assign(new Error('request body over 4 MB'), { status: 413 }));
-        req.destroy();
-      } else chunks.push(c);
+      if (size <= MAX_BODY) chunks.push(c);
+      else if (size > 16 * MAX_BODY) req.destroy(); // read the rest (so the client sees the 413) up to a point
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => (size > MAX_BODY ? reject(Object.assign(new Error('request body over 4 MB'), { status: 413 })) : resolve(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
   });
 }
