@@ -56,8 +56,13 @@ function wrap(client: Client, stderr: () => string): McpSession {
 }
 
 /** A Claude Code-like session: the stdio entry (the shim by default) started in `cwd` with the temp home. */
-export async function shimSession(cwd: string, h: TempHome, env: Record<string, string> = {}, roots?: string[]): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER_ENTRY], cwd, env: { ...h.env, ...env }, stderr: 'pipe' });
+export function shimSession(cwd: string, h: TempHome, env: Record<string, string> = {}, roots?: string[]): Promise<McpSession> {
+  return shimSessionWith(process.execPath, [SERVER_ENTRY], cwd, { ...h.env, ...env }, roots);
+}
+
+/** The same with a given command (e.g. an installed runtime's mcp-server.js). */
+export async function shimSessionWith(command: string, args: string[], cwd: string, env: Record<string, string>, roots?: string[]): Promise<McpSession> {
+  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'gsd-shim-test', version: '0' }, roots ? { capabilities: { roots: {} } } : {});
