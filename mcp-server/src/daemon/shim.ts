@@ -118,33 +118,6 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     void toClient(m);
   };
 
-  /** The daemon's stream for some requests ended: those still unanswered lost their connection. */
-  const streamEnded = (g: number, ids: RequestId[], reason: string) => {
-    setTimeout(() => {
-      if (g !== gen) return;
-      if (ids.some((id) => pending.get(id)?.gen === g || reinit.has(id))) broken(g, reason);
-    }, 100);
-  };
-
-  /** fetch that reports the end of each POST's event stream (SSE), so a dead daemon is noticed mid-call */
-  const watchingFetch = (g: number) => async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const res = await fetch(url, init);
-    if (init?.method !== 'POST' || !res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) return res;
-    let ids: RequestId[] = [];
-    try {
-      const body = JSON.parse(String(init.body));
-      ids = (Array.isArray(body) ? body : [body]).filter((x) => x && x.id !== undefined && 'method' in x).map((x) => x.id);
-    } catch {
-      // not ours to judge
-    }
-    const watched = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        flush: () => streamEnded(g, ids, 'the daemon closed the stream'),
-      }),
-    );
-    return new Response(watched, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-
   const openDaemon = async (): Promise<Upstream> => {
     const started = await ensureDaemon(options.home, options.daemon);
     if (!started.info) throw new Error(started.reason);
@@ -153,12 +126,11 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     const transport = new StreamableHTTPClientTransport(new URL(started.info.url), {
       requestInit: { headers: { authorization: `Bearer ${token}`, 'x-gsd-root': encodeURIComponent(options.folder) } },
       reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 100, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1 },
-      fetch: watchingFetch(g) as never,
     });
     const up: Upstream = { gen: g, kind: 'daemon', transport };
     transport.onmessage = (m) => fromUpstream(up, m);
     transport.onerror = (e) => {
-      // the standalone event stream ended, a stream broke, or a POST failed: the daemon is gone or restarting
+      // the standalone event stream ended or broke: the daemon is gone or restarting
       if (/SSE stream disconnected|Maximum reconnection|fetch failed|ECONNREFUSED|terminated/i.test(e.message)) broken(g, e.message);
     };
     await transport.start();
@@ -292,20 +264,17 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
       entry = { msg: m, gen: -1 };
       pending.set(m.id, entry);
     } else if ((m as { method?: string }).method === 'notifications/initialized') initialized = true;
-    for (let tries = 0; tries < 3; tries++) {
-      const up = await getUpstream();
-      if (entry) entry.gen = up.gen;
-      try {
-        await up.transport.send(m);
-        if (entry?.msg === init) initDelivered = true;
-        return;
-      } catch (error) {
-        if (entry) entry.gen = -1;
-        broken(up.gen, (error as Error).message);
-      }
-    }
-    if (entry && pending.delete(entry.msg.id)) {
-      void toClient({ jsonrpc: '2.0', id: entry.msg.id, error: { code: -32603, message: 'gsd: cannot reach the shared server' } });
+    const up = await getUpstream();
+    if (entry) entry.gen = up.gen;
+    // not awaited: a POST answered as JSON resolves with its answer, and calls run side by side as the client sent
+    // them; a failure counts as a lost connection (the request is still pending: replayed after the reconnect)
+    const sent = up.transport.send(m).then(
+      () => true,
+      (error: Error) => (broken(up.gen, error.message), false),
+    );
+    if (entry?.msg === init || !entry) {
+      // initialize and notifications in order, before what follows
+      if ((await sent) && entry) initDelivered = true;
     }
   };
 
