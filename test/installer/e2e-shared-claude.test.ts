@@ -6,7 +6,7 @@
  * install: e2e-install-claude.test.ts drives it the same way.) Skipped with a message when the binary is not cached.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,11 +14,13 @@ import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { gsdHome } from '../../mcp-server/src/daemon/home.js';
 import { readDaemonInfo, stopDaemon } from '../../mcp-server/src/daemon/info.js';
+import { CLAUDE_BIN, runProcess } from '../helpers/claude-cli.js';
 import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
 import { cliPath } from '../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
 
-const BIN = path.join(process.env.GSD_CLAUDE_CACHE ?? path.join(os.homedir(), '.cache', 'get-shit-done-cc', 'claude-2.1.330'), 'node_modules', '.bin', 'claude');
+const BIN = CLAUDE_BIN;
+const run = runProcess;
 const temps: string[] = [];
 let mock: MessagesMock | undefined;
 after(async () => {
@@ -29,22 +31,6 @@ after(async () => {
   }
   cleanupProjects();
 });
-
-function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, capMs: number) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const cap = setTimeout(() => child.kill('SIGKILL'), capMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(cap);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('install --global --shared with the real claude CLI (end to end, offline)', () => {
   it('lists the http server as connected and calls a tool through it', async (t) => {
