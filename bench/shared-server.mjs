@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ensureCorpora, getCorpus, corpusDir } from './corpora.mjs';
 import { OUR_ENGINE, ROOT, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain } from './lib/common.mjs';
 import { median, percentile } from './lib/stats.mjs';
-import { saveResult, writeResultsSection } from './lib/write-results.mjs';
+import { loadResult, saveResult, writeResultsSection } from './lib/write-results.mjs';
 
 const USAGE = `
 Usage: node bench/shared-server.mjs [options]      (build first: npm run build)
@@ -34,6 +34,7 @@ const SPEC = {
   runs: { type: 'number', default: 200, help: 'measured warm round trips per side' },
   warmup: { type: 'number', default: 20, help: 'discarded warm-up round trips' },
   'results-md': { type: 'boolean', default: true, help: 'rewrite the shared-server section of bench/RESULTS.md' },
+  'render-only': { type: 'boolean', default: false, help: 'only rewrite the section from the last saved result' },
 };
 
 const SERVER = path.join(ROOT, 'dist', 'runtime', 'mcp-server.js');
@@ -80,6 +81,10 @@ async function roundTrips(client, file, runs, warmup) {
 
 runMain(async () => {
   const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
+  if (opts['render-only']) {
+    writeResultsSection(START, END, renderSection(loadResult('shared-server')), 'shared-server');
+    return 0;
+  }
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build`);
   const corpus = getCorpus(opts.corpus);
   ensureCorpora([corpus]);
@@ -189,7 +194,7 @@ function renderSection(r) {
     START,
     '## Shared server (bench/shared-server.mjs)',
     '',
-    `${r.at}, ${r.machine.cpus ?? ''} ${r.machine.os ?? ''} node ${r.machine.node ?? process.version}; \`npm run build && node bench/shared-server.mjs\`. ` +
+    `${r.at}, ${r.machine.cpu} × ${r.machine.cores}, ${r.machine.memGiB} GiB, ${r.machine.os}, node ${r.machine.node}, load average at the end ${r.machine.loadavg} (other jobs were running); \`npm run build && node bench/shared-server.mjs\`. ` +
       `${r.sessions} concurrent sessions on ${r.worktrees} git worktrees of ${r.corpus} (${r.files} files each), 2 per worktree, each doing the same ` +
       'calls (hotspots, file_context and blast_radius on the top 3, query_intel, codebase_patterns). Memory is the sum of VmRSS of every server-side process after the calls.',
     '',
