@@ -4,7 +4,7 @@
  * two git worktrees of one repository, the hooks writing while servers answer.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -14,7 +14,7 @@ import { buildIntel } from '../../engine/src/index.js';
 import { daemonHealth } from '../../mcp-server/src/daemon/info.js';
 import { HOOKS, everywhere, payload, presence, runHookProcess, waitForWorkers } from '../helpers/hooks.js';
 import { git, hasGit, httpSession, shimSession, structured, tempHome, text, until, type McpSession, type TempHome } from '../helpers/daemon.js';
-import { startServer } from '../helpers/mcp.js';
+import { SERVER_ENTRY, startServer } from '../helpers/mcp.js';
 import { cliPath } from '../helpers/paths.js';
 import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
 
@@ -283,6 +283,32 @@ describe('shared server: lifecycle', () => {
       assert.ok(!(await again.call('hotspots')).isError);
       assert.notEqual(h.info()?.pid, info.pid);
       await again.close();
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  it('answers a request sent before initialize (Claude Code\'s server/discover probe) as an uninitialized server does', async () => {
+    const h = tempHome();
+    try {
+      const root = tempProject({ 'src/a.ts': 'export const a = 1;\n' });
+      const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: root, env: h.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const lines: Record<string, any>[] = [];
+      let buf = '';
+      child.stdout.on('data', (d: Buffer) => {
+        buf += d;
+        for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+          lines.push(JSON.parse(buf.slice(0, nl)));
+          buf = buf.slice(nl + 1);
+        }
+      });
+      const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+      send({ id: 'probe', method: 'server/discover', params: {} });
+      send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'claude-code', version: '2' } } });
+      await until(() => lines.some((l) => l.id === 0), 'the initialize answer');
+      assert.equal(lines.find((l) => l.id === 'probe')?.error?.code, -32601);
+      assert.equal(lines.find((l) => l.id === 0)?.result?.serverInfo?.name, 'gsd');
+      child.kill();
     } finally {
       await h.cleanup();
     }

@@ -261,6 +261,12 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     let entry: Pending | undefined;
     if (isJSONRPCRequest(m)) {
       if (isInitializeRequest(m)) init = m;
+      else if (!initDelivered) {
+        // before initialize (e.g. Claude Code's `server/discover` probe) there is no session to relay to: answer as
+        // an uninitialized server does
+        void toClient({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+        return;
+      }
       entry = { msg: m, gen: -1 };
       pending.set(m.id, entry);
     } else if ((m as { method?: string }).method === 'notifications/initialized') initialized = true;
@@ -270,7 +276,17 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     // them; a failure counts as a lost connection (the request is still pending: replayed after the reconnect)
     const sent = up.transport.send(m).then(
       () => true,
-      (error: Error) => (broken(up.gen, error.message), false),
+      (error: Error) => {
+        // the daemon answered but refused (400, 413, 500…): the request fails, the connection is fine; an unknown
+        // session (404: the daemon restarted) or a token it no longer takes (401) means reconnecting
+        const status = (error as { code?: unknown }).code;
+        if (typeof status === 'number' && status >= 400 && status !== 404 && status !== 401) {
+          if (entry && pending.delete(entry.msg.id)) void toClient({ jsonrpc: '2.0', id: entry.msg.id, error: { code: -32603, message: `gsd: ${error.message}` } });
+          return false;
+        }
+        broken(up.gen, error.message);
+        return false;
+      },
     );
     if (entry?.msg === init || !entry) {
       // initialize and notifications in order, before what follows
