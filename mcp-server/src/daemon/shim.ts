@@ -142,12 +142,18 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
         reinit.set(id, { resolve, reject });
         setTimeout(() => reject(new Error('no answer to the replayed initialize within 10 s')), 10_000).unref();
       });
-      await transport.send({ ...init, id });
-      const r = await answer;
-      if (isJSONRPCErrorResponse(r)) throw new Error(`the daemon refused the replayed initialize: ${r.error.message}`);
-      const v = (r as { result: { protocolVersion?: string } }).result.protocolVersion;
-      if (v) transport.setProtocolVersion(v);
-      if (initialized) await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      try {
+        await transport.send({ ...init, id });
+        const r = await answer;
+        if (isJSONRPCErrorResponse(r)) throw new Error(`the daemon refused the replayed initialize: ${r.error.message}`);
+        const v = (r as { result: { protocolVersion?: string } }).result.protocolVersion;
+        if (v) transport.setProtocolVersion(v);
+        if (initialized) await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      } catch (error) {
+        reinit.delete(id);
+        await transport.close().catch(() => undefined);
+        throw error;
+      }
     }
     return up;
   };
@@ -175,6 +181,24 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     }
   };
 
+  /**
+   * Sends without waiting for the answer (a POST answered as JSON resolves with it): calls run side by side as the
+   * client sent them. The daemon answering with a refusal (400, 413, 500…) fails that request only; a network error,
+   * an unknown session (404: the daemon restarted) or a token it no longer takes (401) means reconnecting — the
+   * request stays pending and is resent after the reconnect.
+   */
+  const dispatch = (up: Upstream, m: JSONRPCMessage, entry?: Pending): Promise<boolean> =>
+    up.transport.send(m).then(
+      () => true,
+      (error: Error) => {
+        const status = (error as { code?: unknown }).code;
+        if (typeof status === 'number' && status >= 400 && status !== 404 && status !== 401) {
+          if (entry && pending.delete(entry.msg.id)) void toClient({ jsonrpc: '2.0', id: entry.msg.id, error: { code: -32603, message: `gsd: ${error.message}` } });
+        } else broken(up.gen, error.message);
+        return false;
+      },
+    );
+
   /** Resends what was in flight on an older generation; a writing tools/call gets an error instead. */
   const replay = async (up: Upstream) => {
     for (const [id, p] of [...pending]) {
@@ -186,7 +210,7 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
         continue;
       }
       p.gen = up.gen;
-      await up.transport.send(p.msg).catch((e: Error) => broken(up.gen, e.message));
+      void dispatch(up, p.msg, p);
     }
   };
 
@@ -272,22 +296,7 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     } else if ((m as { method?: string }).method === 'notifications/initialized') initialized = true;
     const up = await getUpstream();
     if (entry) entry.gen = up.gen;
-    // not awaited: a POST answered as JSON resolves with its answer, and calls run side by side as the client sent
-    // them; a failure counts as a lost connection (the request is still pending: replayed after the reconnect)
-    const sent = up.transport.send(m).then(
-      () => true,
-      (error: Error) => {
-        // the daemon answered but refused (400, 413, 500…): the request fails, the connection is fine; an unknown
-        // session (404: the daemon restarted) or a token it no longer takes (401) means reconnecting
-        const status = (error as { code?: unknown }).code;
-        if (typeof status === 'number' && status >= 400 && status !== 404 && status !== 401) {
-          if (entry && pending.delete(entry.msg.id)) void toClient({ jsonrpc: '2.0', id: entry.msg.id, error: { code: -32603, message: `gsd: ${error.message}` } });
-          return false;
-        }
-        broken(up.gen, error.message);
-        return false;
-      },
-    );
+    const sent = dispatch(up, m, entry);
     if (entry?.msg === init || !entry) {
       // initialize and notifications in order, before what follows
       if ((await sent) && entry) initDelivered = true;
