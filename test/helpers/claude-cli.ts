@@ -1,5 +1,6 @@
 /** The pinned `claude` CLI of the end-to-end tests (cached by test/hooks/e2e-claude.test.ts) and a way to run it. */
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -20,4 +21,14 @@ export function runProcess(bin: string, args: string[], cwd: string, env: NodeJS
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** A temporary HOME with an empty ~/.claude and `bin/claude` linked to the pinned CLI (put `bin` first on PATH). */
+export function claudeHome(prefix: string): { home: string; bin: string } {
+  const home = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const bin = path.join(home, 'bin');
+  mkdirSync(bin);
+  symlinkSync(CLAUDE_BIN, path.join(bin, 'claude'));
+  mkdirSync(path.join(home, '.claude'));
+  return { home, bin };
 }

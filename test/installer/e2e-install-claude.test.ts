@@ -9,13 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { everywhere, presence, waitForWorkers } from '../helpers/hooks.js';
-import { CLAUDE_BIN, runProcess } from '../helpers/claude-cli.js';
+import { CLAUDE_BIN, claudeHome, runProcess } from '../helpers/claude-cli.js';
 import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
 import { cliPath, repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
@@ -34,12 +33,8 @@ after(async () => {
 describe('install --global with the real claude CLI (end to end, offline)', () => {
   it('wires everything Claude Code reads, and uninstall puts settings back byte for byte', async (t) => {
     if (!existsSync(BIN)) return t.skip(`the pinned claude CLI is not cached at ${BIN} (run test/hooks/e2e-claude.test.ts once to install it)`);
-    const home = mkdtempSync(path.join(os.tmpdir(), 'gsd-e2e-install-'));
+    const { home, bin } = claudeHome('gsd-e2e-install-');
     temps.push(home);
-    const bin = path.join(home, 'bin');
-    mkdirSync(bin);
-    symlinkSync(BIN, path.join(bin, 'claude'));
-    mkdirSync(path.join(home, '.claude'));
     const settingsFile = path.join(home, '.claude', 'settings.json');
     writeFileSync(settingsFile, '{\n  "theme": "dark"\n}\n');
     const settingsBefore = readFileSync(settingsFile);

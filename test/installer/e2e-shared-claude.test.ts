@@ -7,14 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { gsdHome } from '../../mcp-server/src/daemon/home.js';
 import { readDaemonInfo, stopDaemon } from '../../mcp-server/src/daemon/info.js';
-import { CLAUDE_BIN, runProcess } from '../helpers/claude-cli.js';
+import { CLAUDE_BIN, claudeHome, runProcess } from '../helpers/claude-cli.js';
 import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
 import { cliPath } from '../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
@@ -35,12 +34,8 @@ after(async () => {
 describe('install --global --shared with the real claude CLI (end to end, offline)', () => {
   it('lists the http server as connected and calls a tool through it', async (t) => {
     if (!existsSync(BIN)) return t.skip(`the pinned claude CLI is not cached at ${BIN} (run test/hooks/e2e-claude.test.ts once to install it)`);
-    const home = mkdtempSync(path.join(os.tmpdir(), 'gsd-e2e-shared-'));
+    const { home, bin } = claudeHome('gsd-e2e-shared-');
     temps.push(home);
-    const bin = path.join(home, 'bin');
-    mkdirSync(bin);
-    symlinkSync(BIN, path.join(bin, 'claude'));
-    mkdirSync(path.join(home, '.claude'));
     const root = tempProject({ 'src/money.ts': '/** Money helpers. */\nexport function addTax(c: number): number {\n  return Math.round(c * 1.2);\n}\n' });
     await buildIntel(root);
     mock = await startMessagesMock([{ name: 'mcp__gsd__file_context', input: { file: 'src/money.ts' } }]);
