@@ -15,6 +15,7 @@ export { entityId, looksLikeEntityId, toRelPath } from './ids.js';
 export { readIntelConfig, ConfigError, defaultConfig } from './config.js';
 /** the planning domain (state store, leases, spawn rules, skills, key-value state): see docs/planning.md */
 export * from './planning/index.js';
+export { globMatcher } from './scan/glob.js';
 import { openIntel as openReader, type IntelReader as Reader } from './query/index.js';
 import { StoreError } from './store/errors.js';
 

@@ -11,6 +11,8 @@ Usage:
                                             remove exactly what install added
   get-shit-done-cc doctor [--global | --local | --config-dir DIR]
                                             check an install; exit 1 with fixes when something is wrong
+  get-shit-done-cc serve [--detach | --status | --stop]
+                                            the shared MCP server for every session and worktree
   get-shit-done-cc intel build [dir]        build .planning/intel/ for a project
   get-shit-done-cc intel status [dir]       what is indexed and what changed since
   get-shit-done-cc intel query <question>   blast-radius | hotspots | search | deps | path
@@ -42,6 +44,10 @@ async function main(argv: string[]): Promise<number> {
     case 'uninstall': {
       const { runUninstall } = await import('./commands/uninstall.js');
       return runUninstall(rest);
+    }
+    case 'serve': {
+      const { runServe } = await import('./commands/serve.js');
+      return runServe(rest);
     }
     case 'doctor': {
       const { runDoctor } = await import('./commands/doctor.js');

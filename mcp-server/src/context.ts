@@ -3,7 +3,7 @@
  * a validated `root` argument), a small LRU of open projects, each project's `mcp` config, the rate limiter and
  * the audit log.
  */
-import { appendFileSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -15,17 +15,13 @@ import { ProjectAdapter } from './adapters/project.js';
 import { RequirementsAdapter } from './adapters/requirements.js';
 import { RoadmapAdapter } from './adapters/roadmap.js';
 import { logError } from './log.js';
-import { ToolInputError } from './result.js';
+import { ConfigFile, mergePolicies, parseMcpSection, rateLimitFor, userConfig, type McpConfig } from './policy.js';
+import { AccessDeniedError, ToolInputError } from './result.js';
+import { appendRotated } from './rotate.js';
 import { redact } from './security.js';
 import { HINTS } from './texts.js';
 
-export interface McpConfig {
-  disabledTools: string[];
-  /** calls per minute for every tool, or per tool name (`"*"` for the rest); null = unlimited */
-  rateLimitPerMinute: number | Record<string, number> | null;
-}
-
-const AUDIT_MAX_BYTES = 512 * 1024;
+export type { McpConfig } from './policy.js';
 
 export class Project {
   readonly intel: IntelAdapter;
@@ -33,7 +29,9 @@ export class Project {
   readonly requirements: RequirementsAdapter;
   readonly roadmap: RoadmapAdapter;
   readonly phases: PhaseAdapter;
-  private configCache: { sig: string; value: McpConfig } | null = null;
+  private readonly configFile: ConfigFile;
+  /** Date.now() of the last call that used this project (the daemon frees idle ones) */
+  lastUsed = Date.now();
 
   constructor(readonly root: string) {
     this.intel = new IntelAdapter(root);
@@ -41,48 +39,19 @@ export class Project {
     this.requirements = new RequirementsAdapter(root);
     this.roadmap = new RoadmapAdapter(root);
     this.phases = new PhaseAdapter(root);
+    this.configFile = new ConfigFile(path.join(root, '.planning', 'config.json'));
   }
 
-  /** The `mcp` section of `.planning/config.json`; a missing or malformed file means defaults. */
+  /** The policy for this project: the user's `mcp` section merged with `.planning/config.json`'s (policy.ts). */
   config(): McpConfig {
-    const file = path.join(this.root, '.planning', 'config.json');
-    let sig = 'none';
-    try {
-      const st = statSync(file);
-      sig = `${st.size}:${st.mtimeMs}`;
-    } catch {
-      // defaults
-    }
-    if (this.configCache?.sig === sig) return this.configCache.value;
-    const value: McpConfig = { disabledTools: [], rateLimitPerMinute: null };
-    if (sig !== 'none') {
-      try {
-        const mcp = JSON.parse(readFileSync(file, 'utf8'))?.mcp;
-        if (Array.isArray(mcp?.disabledTools)) value.disabledTools = mcp.disabledTools.filter((t: unknown) => typeof t === 'string');
-        const rl = mcp?.rateLimitPerMinute;
-        if (typeof rl === 'number' && rl > 0) value.rateLimitPerMinute = rl;
-        else if (rl && typeof rl === 'object') {
-          value.rateLimitPerMinute = Object.fromEntries(Object.entries(rl).filter(([, v]) => typeof v === 'number' && v > 0)) as Record<string, number>;
-        }
-      } catch (error) {
-        logError(`${file}: ignored (${(error as Error).message})`);
-      }
-    }
-    this.configCache = { sig, value };
-    return value;
+    return mergePolicies(parseMcpSection(userConfig().read().mcp), parseMcpSection(this.configFile.read().mcp));
   }
 
-  /** One JSON line per call in `.planning/intel/mcp-audit.jsonl`, rotated to `.1` past 512 KB, secrets redacted. */
+  /** One JSON line per call in `.planning/intel/mcp-audit.jsonl`, rotated (`mcp.audit`), secrets redacted. */
   audit(entry: Record<string, unknown>): void {
     const file = path.join(this.root, '.planning', 'intel', 'mcp-audit.jsonl');
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      try {
-        if (statSync(file).size > AUDIT_MAX_BYTES) renameSync(file, `${file}.1`);
-      } catch {
-        // no log yet
-      }
-      appendFileSync(file, `${JSON.stringify(redact({ at: new Date().toISOString(), ...entry }))}\n`);
+      appendRotated(file, `${JSON.stringify(redact({ at: new Date().toISOString(), ...entry }))}\n`, this.config().audit);
     } catch (error) {
       logError('audit log write failed', error);
     }
@@ -129,18 +98,73 @@ export interface ContextOptions {
   maxProjects?: number;
   /** asks the client for its roots (set by buildServer once connected) */
   listRoots?: () => Promise<string[]>;
+  /** the projects, shared by every session of a daemon; one per context by default */
+  pool?: ProjectPool;
+  /**
+   * Daemon sessions: the session is bound to its client's roots, else to these folders (the shim's working folder);
+   * the daemon's own cwd and environment never count, and a `root` argument must lie inside the session's project
+   * (no other worktree of the same repository).
+   */
+  bound?: string[];
+}
+
+/** Open projects by root: an LRU of `max` (stdio), or shared by the sessions of a daemon and freed when idle. */
+export class ProjectPool {
+  private readonly projects = new Map<string, Project>();
+  constructor(readonly max = 4) {}
+
+  get(root: string): Project {
+    let p = this.projects.get(root);
+    if (p) this.projects.delete(root);
+    else p = new Project(root);
+    this.projects.set(root, p);
+    p.lastUsed = Date.now();
+    while (this.projects.size > this.max) {
+      const [oldest, evicted] = this.projects.entries().next().value as [string, Project];
+      this.projects.delete(oldest);
+      evicted.close();
+    }
+    return p;
+  }
+
+  /** Closes the projects nobody used for `idleMs`; returns their roots. */
+  sweep(idleMs: number, now = Date.now()): string[] {
+    const freed: string[] = [];
+    for (const [root, p] of this.projects) {
+      if (now - p.lastUsed < idleMs) continue;
+      this.projects.delete(root);
+      p.close();
+      freed.push(root);
+    }
+    return freed;
+  }
+
+  get size(): number {
+    return this.projects.size;
+  }
+
+  roots(): string[] {
+    return [...this.projects.keys()];
+  }
+
+  close(): void {
+    for (const p of this.projects.values()) p.close();
+    this.projects.clear();
+  }
 }
 
 /** A tool's call path (validated arguments, then what a client's call runs); `project` skips the root resolution. */
 export type ToolHandler = (args: Record<string, unknown>, project?: Project) => Promise<CallToolResult>;
 
 export class ServerContext {
-  private readonly projects = new Map<string, Project>();
+  private readonly pool: ProjectPool;
+  private readonly ownsPool: boolean;
   private readonly calls = new Map<string, number[]>();
   private clientRoots: string[] | null = null;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly maxProjects: number;
+  readonly bound: string[] | undefined;
   listRoots: (() => Promise<string[]>) | undefined;
   /** every registered tool by name (to hide the ones a project disabled) */
   readonly tools = new Map<string, RegisteredTool>();
@@ -154,7 +178,10 @@ export class ServerContext {
     this.env = options.env ?? process.env;
     this.maxProjects = options.maxProjects ?? 4;
     this.listRoots = options.listRoots;
+    this.bound = options.bound;
     this.timing = this.env.GSD_MCP_TIMING === '1';
+    this.ownsPool = !options.pool;
+    this.pool = options.pool ?? new ProjectPool(this.maxProjects);
   }
 
   /** Forget the client's roots (on notifications/roots/list_changed). */
@@ -164,20 +191,26 @@ export class ServerContext {
 
   private async roots(): Promise<string[]> {
     if (this.clientRoots) return this.clientRoots;
-    let roots: string[] = [];
+    let roots: string[] | null = [];
     if (this.listRoots) {
       try {
-        roots = await Promise.race([this.listRoots(), new Promise<string[]>((resolve) => setTimeout(() => resolve([]), 2000).unref())]);
+        roots = await Promise.race([this.listRoots(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 2000).unref())]);
       } catch {
         roots = [];
       }
     }
+    // an unanswered roots/list (e.g. asked before the client's event stream was open) is asked again next time
+    if (roots === null) return [];
     this.clientRoots = roots;
     return roots;
   }
 
-  /** Candidate start folders, best first: the client's roots, CLAUDE_PROJECT_DIR, cwd. */
+  /** Candidate start folders, best first: the client's roots, CLAUDE_PROJECT_DIR, cwd (a daemon session: its bound folders). */
   async startFolders(): Promise<string[]> {
+    if (this.bound) {
+      const roots = await this.roots();
+      return roots.length ? roots : this.bound;
+    }
     return [...(await this.roots()), ...(this.env.CLAUDE_PROJECT_DIR ? [this.env.CLAUDE_PROJECT_DIR] : []), this.cwd];
   }
 
@@ -187,12 +220,15 @@ export class ServerContext {
       const found = findProjectRoot(s);
       if (found) return real(found);
     }
+    if (this.bound && !starts.length) {
+      throw new ToolInputError('this session declared no project folder', 'The client declared no MCP roots; use the stdio registration (it passes the working folder) or a client that declares roots.');
+    }
     throw new ToolInputError('no GSD project found', HINTS.noPlanning(starts[0] ?? this.cwd));
   }
 
   /**
    * The project a call is about. A `root` argument must be an existing folder with `.planning/` (at or above it)
-   * that lies inside one of the session's folders or is a git worktree of the same repository.
+   * that lies inside one of the session's folders or, outside a daemon, is a git worktree of the same repository.
    */
   async project(rootArg?: string): Promise<Project> {
     let root: string;
@@ -212,37 +248,31 @@ export class ServerContext {
       const found = findProjectRoot(abs);
       if (!found) throw new ToolInputError(`root "${rootArg}" has no .planning/ folder`, HINTS.noPlanning(abs));
       root = real(found);
-      // explicit grants: the client's roots, and the projects found from CLAUDE_PROJECT_DIR / cwd (never a bare cwd such as /)
-      const allowed = [...(await this.roots()), ...starts.map((x) => findProjectRoot(x)).filter((x): x is string => x !== null)].map(real);
-      const inside = allowed.some((a) => root === a || root.startsWith(a + path.sep) || a.startsWith(root + path.sep));
-      if (!inside) {
-        const mine = allowed.map(gitCommonDir).filter((x): x is string => x !== null);
-        const theirs = gitCommonDir(root);
-        if (!theirs || !mine.includes(theirs)) {
-          throw new ToolInputError(`root "${rootArg}" is not part of this session's project`, 'Only the session project, its sub-projects and git worktrees of the same repository are served.');
+      if (this.bound) {
+        // a daemon session: its own project and the sub-projects inside it, nothing else
+        const mine = starts.map((x) => findProjectRoot(x)).filter((x): x is string => x !== null).map(real);
+        if (!mine.some((a) => root === a || root.startsWith(a + path.sep))) {
+          throw new AccessDeniedError(`root "${rootArg}" is outside this session's project`, "A shared-server session answers for its own project or worktree only; open a session in the other folder.");
+        }
+      } else {
+        // explicit grants: the client's roots, and the projects found from CLAUDE_PROJECT_DIR / cwd (never a bare cwd such as /)
+        const allowed = [...(await this.roots()), ...starts.map((x) => findProjectRoot(x)).filter((x): x is string => x !== null)].map(real);
+        const inside = allowed.some((a) => root === a || root.startsWith(a + path.sep) || a.startsWith(root + path.sep));
+        if (!inside) {
+          const mine = allowed.map(gitCommonDir).filter((x): x is string => x !== null);
+          const theirs = gitCommonDir(root);
+          if (!theirs || !mine.includes(theirs)) {
+            throw new AccessDeniedError(`root "${rootArg}" is not part of this session's project`, 'Only the session project, its sub-projects and git worktrees of the same repository are served.');
+          }
         }
       }
     }
-    let p = this.projects.get(root);
-    if (p) {
-      this.projects.delete(root);
-      this.projects.set(root, p);
-      return p;
-    }
-    p = new Project(root);
-    this.projects.set(root, p);
-    while (this.projects.size > this.maxProjects) {
-      const [oldest, evicted] = this.projects.entries().next().value as [string, Project];
-      this.projects.delete(oldest);
-      evicted.close();
-    }
-    return p;
+    return this.pool.get(root);
   }
 
-  /** Sliding one-minute window per project and tool; returns the wait in seconds when over the limit. */
+  /** Sliding one-minute window per session, project and tool; returns the wait in seconds when over the limit. */
   rateLimited(project: Project, tool: string): number | null {
-    const rl = project.config().rateLimitPerMinute;
-    const limit = rl === null ? null : typeof rl === 'number' ? rl : rl[tool] ?? rl['*'] ?? null;
+    const limit = rateLimitFor(project.config(), tool);
     if (!limit) return null;
     const key = `${project.root}\u0000${tool}`;
     const now = Date.now();
@@ -257,8 +287,7 @@ export class ServerContext {
   }
 
   close(): void {
-    for (const p of this.projects.values()) p.close();
-    this.projects.clear();
+    if (this.ownsPool) this.pool.close();
   }
 }
 

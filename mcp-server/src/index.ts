@@ -1,31 +1,23 @@
 #!/usr/bin/env node
 /**
  * stdio entry of the gsd MCP server: `node dist/mcp-server/src/index.js`. Stdout carries only the protocol;
- * diagnostics go to stderr. SIGINT/SIGTERM close the server.
+ * diagnostics go to stderr.
+ *
+ *   (default)                 a thin shim to the shared daemon (daemon/shim.ts), which it starts when none runs;
+ *                             it serves in-process when no daemon can be started
+ *   GSD_MCP_MODE=in-process   the whole server in this process (stdio.ts)
+ *   --daemon                  the shared daemon itself (daemon/daemon.ts; `get-shit-done-cc serve` runs the same)
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ServerContext } from './context.js';
-import { logError } from './log.js';
-import { buildServer } from './server.js';
+import { fileURLToPath } from 'node:url';
 
 process.env.NO_COLOR = '1';
-const ctx = new ServerContext();
-const server = buildServer(ctx);
-let closing = false;
-const close = async (code: number) => {
-  if (closing) return;
-  closing = true;
-  try {
-    await server.close();
-  } catch (error) {
-    logError('close failed', error);
-  }
-  ctx.close();
-  process.exit(code);
-};
-process.on('SIGINT', () => void close(0));
-process.on('SIGTERM', () => void close(0));
-process.stdin.on('end', () => void close(0));
-process.on('uncaughtException', (error) => logError('uncaught exception (server keeps running)', error));
-process.on('unhandledRejection', (error) => logError('unhandled rejection (server keeps running)', error));
-await server.connect(new StdioServerTransport());
+if (process.argv.includes('--daemon')) {
+  const { daemonMain } = await import('./daemon/main.js');
+  process.exit(await daemonMain());
+} else if (process.env.GSD_MCP_MODE === 'in-process' || process.argv.includes('--in-process')) {
+  const { serveStdio } = await import('./stdio.js');
+  await serveStdio();
+} else {
+  const { shimMain } = await import('./daemon/shim-main.js');
+  await shimMain(process.argv[1] ?? fileURLToPath(import.meta.url));
+}

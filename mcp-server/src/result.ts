@@ -13,6 +13,11 @@ export class ToolInputError extends Error {
   }
 }
 
+/** A path or root argument that reaches outside the session's project (or a symlink that does): refused and audited. */
+export class AccessDeniedError extends ToolInputError {
+  override name = 'AccessDeniedError';
+}
+
 /** A GSD document or the intel is missing or unreadable. */
 export class MissingDocumentError extends ToolInputError {
   override name = 'MissingDocumentError';

@@ -1,7 +1,7 @@
 /** Path arguments stay inside the project root, never leave it through a symlink, and never name a secret. */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ToolInputError } from './result.js';
+import { AccessDeniedError, ToolInputError } from './result.js';
 
 const SECRET_BASENAME = [
   /^\.env($|\.)/i,
@@ -50,7 +50,7 @@ export function resolveInside(root: string, input: string, what = 'path'): Insid
   if (input.includes('\0')) throw new ToolInputError(`${what} contains a NUL byte`);
   const abs = path.resolve(root, input.trim());
   const rel = isInside(root, abs);
-  if (rel === null) throw new ToolInputError(`${what} "${input}" is outside the project root ${root}`, 'Only files inside the project can be read.');
+  if (rel === null) throw new AccessDeniedError(`${what} "${input}" is outside the project root ${root}`, 'Only files inside the project can be read.');
   const realRoot = realOrNull(root) ?? root;
   // the deepest existing ancestor decides where a (possibly not yet existing) path really lives
   let probe = abs;
@@ -60,7 +60,7 @@ export function resolveInside(root: string, input: string, what = 'path'): Insid
     real = realOrNull(probe);
   }
   if (real !== null && isInside(realRoot, real) === null) {
-    throw new ToolInputError(`${what} "${input}" is a symlink that leaves the project root`, 'Only files inside the project can be read.');
+    throw new AccessDeniedError(`${what} "${input}" is a symlink that leaves the project root`, 'Only files inside the project can be read.');
   }
   const relPosix = rel.split(path.sep).join('/');
   if (isSecretPath(relPosix) || (real && isSecretPath(path.relative(realRoot, real)))) {
@@ -69,7 +69,7 @@ export function resolveInside(root: string, input: string, what = 'path'): Insid
   return { abs, rel: relPosix };
 }
 
-const SECRET_KEY = /(pass(word)?|secret|token|api[-_]?key|auth|credential|private[-_]?key|cookie|session)/i;
+const SECRET_KEY = /(pass(word)?|secret|token|api[-_]?key|auth|credential|private[-_]?key|cookie|session|bearer)/i;
 const SECRET_VALUE = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*/g,
   /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g,
@@ -77,6 +77,13 @@ const SECRET_VALUE = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g,
   /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g,
   /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b/g,
+  // Authorization header values, `key=value` / `key: value` pairs with a secret-looking key, URL credentials
+  /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b[\w.-]*(pass(word|wd)?|secret|token|api[-_]?key|access[-_]?key|auth|credential|private[-_]?key)[\w.-]*\s*[=:]\s*["']?[^\s"',;&]{4,}/gi,
+  /\/\/[^\s/:@]+:[^\s/@]+@/g,
+  // long hex or base64-looking values (tokens, keys): 32+ hex digits, or 40+ characters mixing letters and digits
+  /\b[0-9a-f]{32,}\b/gi,
+  /\b(?=[A-Za-z0-9+_-]*\d)(?=[A-Za-z0-9+_-]*[A-Za-z])[A-Za-z0-9+_-]{40,}={0,2}/g,
 ];
 
 /** Redacts secret-looking keys and values from a JSON-able value (for the audit log). */

@@ -32,8 +32,8 @@ export function buildServer(ctx: ServerContext = new ServerContext()): McpServer
     ctx
       .project()
       .then((p) => {
-        const off = new Set(p.config().disabledTools);
-        for (const [name, tool] of ctx.tools) if (off.has(name)) tool.disable();
+        const { disabledTools, allowedTools } = p.config();
+        for (const [name, tool] of ctx.tools) if (disabledTools.includes(name) || (allowedTools && !allowedTools.includes(name))) tool.disable();
       })
       .catch(() => undefined);
   };

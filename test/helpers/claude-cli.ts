@@ -3,7 +3,7 @@
  * (~/.cache/get-shit-done-cc/claude-2.1.330, or $GSD_CLAUDE_CACHE); when it cannot be installed, tests skip.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -52,3 +52,21 @@ export function runClaude(bin: string, args: string[], options: { cwd: string; e
   });
 }
 
+
+/** The pinned CLI's path (it exists once `ensureClaude()` succeeded). */
+export const CLAUDE_BIN = BIN;
+
+/** Runs a command to its end (killed after `capMs`), collecting its output. */
+export function runProcess(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, capMs: number) {
+  return runClaude(bin, args, { cwd, env, capMs });
+}
+
+/** A temporary HOME with an empty ~/.claude and `bin/claude` linked to the pinned CLI (put `bin` first on PATH). */
+export function claudeHome(prefix: string): { home: string; bin: string } {
+  const home = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const bin = path.join(home, 'bin');
+  mkdirSync(bin);
+  symlinkSync(CLAUDE_BIN, path.join(bin, 'claude'));
+  mkdirSync(path.join(home, '.claude'));
+  return { home, bin };
+}

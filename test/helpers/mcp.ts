@@ -38,7 +38,8 @@ export async function startServer(cwd: string, env: Record<string, string> = {},
     command: process.execPath,
     args: [entry],
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // the server itself, in this process: the shim and the shared daemon have their own tests (shared-server.test.ts)
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GSD_MCP_MODE: 'in-process', ...env },
     stderr: 'pipe',
   });
   let err = '';

@@ -8,18 +8,19 @@
  * byte-identical. Skipped with a message when the binary is not cached.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { everywhere, presence, waitForWorkers } from '../helpers/hooks.js';
+import { CLAUDE_BIN, claudeHome, ensureClaude, runProcess } from '../helpers/claude-cli.js';
 import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
 import { cliPath, repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
 
-const BIN = path.join(process.env.GSD_CLAUDE_CACHE ?? path.join(os.homedir(), '.cache', 'get-shit-done-cc', 'claude-2.1.330'), 'node_modules', '.bin', 'claude');
+const BIN = CLAUDE_BIN;
+const run = runProcess;
 const CLI = cliPath;
 const temps: string[] = [];
 let mock: MessagesMock | undefined;
@@ -29,31 +30,12 @@ after(async () => {
   cleanupProjects();
 });
 
-function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, capMs: number) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const cap = setTimeout(() => child.kill('SIGKILL'), capMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(cap);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 describe('install --global with the real claude CLI (end to end, offline)', () => {
   it('wires everything Claude Code reads, and uninstall puts settings back byte for byte', async (t) => {
-    if (!existsSync(BIN)) return t.skip(`the pinned claude CLI is not cached at ${BIN} (run test/hooks/e2e-claude.test.ts once to install it)`);
-    const home = mkdtempSync(path.join(os.tmpdir(), 'gsd-e2e-install-'));
+    const claude = ensureClaude();
+    if ('skip' in claude) return t.skip(claude.skip);
+    const { home, bin } = claudeHome('gsd-e2e-install-');
     temps.push(home);
-    const bin = path.join(home, 'bin');
-    mkdirSync(bin);
-    symlinkSync(BIN, path.join(bin, 'claude'));
-    mkdirSync(path.join(home, '.claude'));
     const settingsFile = path.join(home, '.claude', 'settings.json');
     writeFileSync(settingsFile, '{\n  "theme": "dark"\n}\n');
     const settingsBefore = readFileSync(settingsFile);

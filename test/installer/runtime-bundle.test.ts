@@ -61,7 +61,7 @@ describe('runtime bundle, copied away from the package', () => {
     for (let i = 1; i <= 60; i++) files[`src/f${i}.ts`] = `import { y${(i % 60) + 1} } from './f${(i % 60) + 1}';\nexport const y${i} = 1;\n`;
     const root = tempProject(files);
     appendJournal(root, [{ refresh: true, at: Date.now(), source: 'SessionStart:startup' }]);
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['-r', preload, path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-r', preload, path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), GSD_MCP_MODE: 'in-process' }, stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'runtime-test', version: '0' });
@@ -83,7 +83,7 @@ describe('runtime bundle, copied away from the package', () => {
     writeFile(root, 'src/zebra.ts', "import { a } from './a';\nexport const zebraStripes = a;\n");
     appendJournal(root, [{ path: 'src/zebra.ts', at: Date.now(), source: 'post-tool-use' }]);
     const client = new Client({ name: 'runtime-test', version: '0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() } }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), GSD_MCP_MODE: 'in-process' } }));
     try {
       const { tools } = await client.listTools();
       assert.equal(tools.length, Object.keys(TOOL_TEXT).length);

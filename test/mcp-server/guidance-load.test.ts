@@ -287,7 +287,7 @@ describe('guidance_load', () => {
   it('the runtime bundle carries the starter guidance and finds it beside itself', async () => {
     const runtime = path.join(repoRoot, 'dist', 'runtime');
     const client = new Client({ name: 'runtime', version: '0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: home } }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: home, GSD_MCP_MODE: 'in-process' } }));
     try {
       const r = (await client.callTool({ name: 'guidance_load', arguments: { query: 'debugging', focus_level: 'implementation', max_auto_load: 1 } })) as CallToolResult;
       assert.ok(!r.isError, JSON.stringify(r.content));

@@ -49,7 +49,7 @@ describe('mcp server: MCP Inspector CLI', () => {
   const inspect = (args: string[]) => {
     const r = spawnSync(BIN, ['--cli', process.execPath, SERVER_ENTRY, ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: home, MCP_CATALOG_PATH: path.join(home, 'mcp.json') },
+      env: { PATH: process.env.PATH ?? '', HOME: home, GSD_MCP_MODE: 'in-process', MCP_CATALOG_PATH: path.join(home, 'mcp.json') },
       encoding: 'utf8',
       timeout: 60_000,
     });

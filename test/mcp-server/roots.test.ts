@@ -38,7 +38,7 @@ describe('mcp server: project roots', () => {
   it('uses the roots the client lists (roots/list)', async () => {
     const client = new Client({ name: 'roots-test', version: '0' }, { capabilities: { roots: { listChanged: true } } });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(shop).href, name: 'shop' }] }));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER_ENTRY], cwd: elsewhere, env: { PATH: process.env.PATH ?? '' } }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER_ENTRY], cwd: elsewhere, env: { PATH: process.env.PATH ?? '', GSD_MCP_MODE: 'in-process' } }));
     const r = (await client.callTool({ name: 'hotspots', arguments: { limit: 1 } })) as CallToolResult;
     assert.equal((r.structuredContent as { hotspots: Array<{ path: string }> }).hotspots[0].path, 'src/lib/money.ts');
     await client.close();

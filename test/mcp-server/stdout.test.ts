@@ -13,7 +13,7 @@ describe('mcp server: stdout is the protocol', () => {
   after(cleanupProjects);
 
   it('answers only JSON-RPC lines on stdout and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GSD_MCP_MODE: 'in-process' } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const send = (msg: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);

@@ -14,6 +14,7 @@ import { listFiles } from '../install/fsops.js';
 import { readManifest } from '../install/manifest.js';
 import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
 import { MCP_NAME, globalTarget, packageRoot, type Target } from '../install/target.js';
+import { sharedServerFindings } from '../install/shared.js';
 
 const HELP = `Usage: get-shit-done-cc doctor [--global | --local | --config-dir DIR] [--no-spawn]
 
@@ -32,7 +33,8 @@ interface Finding {
 /** Starts the server, sends initialize + tools/list, and returns the tool names (or why not) within `timeoutMs`. */
 export function probeMcp(command: string, args: string[], cwd: string, timeoutMs = 15_000): Promise<{ ok: true; tools: string[] } | { ok: false; reason: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CLAUDE_PROJECT_DIR: cwd } });
+    // the server itself, in the probe's process: the shared daemon is checked on its own (sharedServerFindings) and never started by doctor
+    const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CLAUDE_PROJECT_DIR: cwd, GSD_MCP_MODE: 'in-process' } });
     let buffer = '';
     let stderr = '';
     let done = false;
@@ -148,6 +150,10 @@ export async function runDoctor(argv: string[]): Promise<number> {
       check(false, `MCP server "${MCP_NAME}" not registered in ${file}${read.kind === 'invalid' ? ` (line ${read.line} is not valid JSON)` : ''}`, REINSTALL(target));
     } else {
       check(true, `MCP server "${MCP_NAME}" registered in ${file}`);
+      for (const f of await sharedServerFindings(entry)) check(f.ok, f.what, f.fix);
+      if (entry.type === 'http') {
+        // nothing to spawn: the daemon's health above is the check
+      } else {
       const command = String(entry.command ?? '');
       const cmdArgs = Array.isArray(entry.args) ? entry.args.map((a) => String(a).replace(/\$\{CLAUDE_PROJECT_DIR(:-[^}]*)?\}/g, projectDir)) : [];
       if (args.flags.has('no-spawn')) {
@@ -155,6 +161,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
       } else {
         const probe = await probeMcp(command, cmdArgs, projectDir);
         check(probe.ok, probe.ok ? `MCP server answers tools/list: ${probe.tools.length} tools (${probe.tools.slice(0, 4).join(', ')}${probe.tools.length > 4 ? ', …' : ''})` : `MCP server does not answer: ${probe.reason}`, probe.ok ? undefined : REINSTALL(target));
+      }
       }
     }
     if (target.scope === 'local') out('  note: Claude Code asks once to approve the servers of .mcp.json (or set "enabledMcpjsonServers": ["gsd"] in ~/.claude/settings.json)');

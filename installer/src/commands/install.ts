@@ -27,11 +27,14 @@ Options:
   --yes               do not ask anything
   --no-hooks          do not register the hooks
   --no-mcp            do not register the MCP server
+  --shared            register the shared server as an http MCP server (token in its headers; global only;
+                      docs/shared-server.md). Without it the stdio entry is a shim that starts the shared
+                      server on demand.
   --dry-run           print every file and setting it would touch, change nothing
   --ignore-plugin     install even when the gsd plugin is enabled`;
 
-const FLAGS = [...LOCATION_FLAGS, 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'help'];
-const BOOLEANS = new Set(['global', 'local', 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'help']);
+const FLAGS = [...LOCATION_FLAGS, 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'shared', 'help'];
+const BOOLEANS = new Set(['global', 'local', 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'shared', 'help']);
 
 interface Choices {
   target: Target;
@@ -39,9 +42,16 @@ interface Choices {
   mcp: boolean;
   dryRun: boolean;
   ignorePlugin: boolean;
+  shared?: boolean;
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
+
+/** The entry as printed and kept in the manifest: the shared server's token stays in its 0600 file. */
+function masked(entry: object): object {
+  const headers = (entry as { headers?: Record<string, string> }).headers;
+  return headers?.Authorization ? { ...entry, headers: { ...headers, Authorization: 'Bearer <token from the GSD config folder>' } } : entry;
+}
 
 function refuseInvalid(read: JsonRead & { kind: 'invalid' }): never {
   throw new ProblemError(
@@ -111,6 +121,9 @@ export async function runInstall(argv: string[]): Promise<number> {
     }
     choices = { target, hooks: !args.flags.has('no-hooks'), mcp: !args.flags.has('no-mcp'), dryRun: args.flags.has('dry-run'), ignorePlugin: args.flags.has('ignore-plugin') };
   }
+  choices.shared = args.flags.has('shared');
+  if (choices.shared && choices.target.scope === 'local') throw new UsageError('--shared puts the server\'s token into the MCP registration: use it with a global install (.mcp.json is often committed)');
+  if (choices.shared && !choices.mcp) throw new UsageError('--shared and --no-mcp exclude each other');
   return install(choices);
 }
 
@@ -167,6 +180,12 @@ async function install(c: Choices): Promise<number> {
   if (oldRead.kind === 'invalid') out(`warning: ignoring an unreadable manifest (${oldRead.reason})`);
   const old = oldRead.kind === 'ok' ? oldRead.manifest : undefined;
   if (old && old.scope !== target.scope) throw new ProblemError(`${target.manifestFile} belongs to a ${old.scope} install`);
+
+  // the shared server: a running one is stopped (its sessions reconnect to one started from the new runtime);
+  // --shared settles the token and the port it will listen on
+  const shared = c.mcp && !c.dryRun ? await import('../install/shared.js') : undefined;
+  if (shared && (await shared.stopDaemon(shared.gsdHome()))) out('  stopped the running shared gsd server; sessions reconnect to the new one');
+  const sharedSetup = c.shared && shared ? await shared.prepareShared() : undefined;
 
   const stamp = timestamp();
   const journal = new Journal(c.dryRun, out);
@@ -287,11 +306,11 @@ async function install(c: Choices): Promise<number> {
 
     // ---------------------------------------------------------------- MCP server
     if (c.mcp) {
-      const entry = ourMcpEntry(target, node);
+      const entry = sharedSetup && shared ? shared.httpEntry(sharedSetup.port, sharedSetup.token) : c.shared ? { type: 'http', url: 'http://127.0.0.1:<port>/gsd/mcp', headers: { Authorization: 'Bearer <token>' } } : ourMcpEntry(target, node);
       if (claude) {
         const env = { ...process.env, ...(target.configDir !== path.join(homeDir(), '.claude') ? { CLAUDE_CONFIG_DIR: target.configDir } : {}) };
         const json = JSON.stringify(entry);
-        journal.step(`claude mcp add-json --scope user ${MCP_NAME} '${json}'`, () => {
+        journal.step(`claude mcp add-json --scope user ${MCP_NAME} '${JSON.stringify(masked(entry))}'`, () => {
           const current = readJson(target.mcpFile);
           const existing = current.kind === 'ok' && isObject(current.value.mcpServers) ? current.value.mcpServers[MCP_NAME] : undefined;
           if (existing !== undefined && !isOurMcpEntry(existing)) throw new ProblemError(`an MCP server named "${MCP_NAME}" that is not ours is registered in ${target.mcpFile}`, `remove it (claude mcp remove ${MCP_NAME} -s user) or rename it, then run the install again`);
@@ -299,7 +318,7 @@ async function install(c: Choices): Promise<number> {
           const r = run(claude, ['mcp', 'add-json', '--scope', 'user', MCP_NAME, json], env);
           if (!r.ok) throw new Error(`claude mcp add-json failed: ${r.output}`);
         }, () => void run(claude, ['mcp', 'remove', MCP_NAME, '-s', 'user'], env));
-        manifest.mcp = { method: 'claude-cli', name: MCP_NAME, file: target.mcpFile, entry };
+        manifest.mcp = { method: 'claude-cli', name: MCP_NAME, file: target.mcpFile, entry: masked(entry) };
       } else {
         const read = mcpRead!;
         const value: JsonObject = read.kind === 'ok' ? read.value : {};
@@ -311,7 +330,7 @@ async function install(c: Choices): Promise<number> {
         const text = formatJson(nextValue, read.kind === 'ok' ? read.indent : 2);
         let backup: string | undefined;
         if (read.kind !== 'ok' || read.text !== text) {
-          journal.step(`${read.kind === 'missing' ? 'create' : 'update'} ${target.mcpFile}: mcpServers.${MCP_NAME} = ${JSON.stringify(entry)}`, () => {
+          journal.step(`${read.kind === 'missing' ? 'create' : 'update'} ${target.mcpFile}: mcpServers.${MCP_NAME} = ${JSON.stringify(masked(entry))}`, () => {
             if (read.kind === 'ok') backups.push((backup = backupFile(target.mcpFile, stamp)));
             // ~/.claude.json holds credentials and history: a new one is private
             writeFileAtomic(target.mcpFile, text, target.scope === 'global' ? 0o600 : 0o644);
@@ -322,13 +341,15 @@ async function install(c: Choices): Promise<number> {
           });
         }
         const record = nextRecord(old?.mcp?.record, read, backup, read.kind === 'ok' && isOurMcpEntry(servers[MCP_NAME]), text);
-        manifest.mcp = { method: target.scope === 'global' ? 'claude-json' : 'mcp-json', name: MCP_NAME, file: target.mcpFile, entry, record };
+        manifest.mcp = { method: target.scope === 'global' ? 'claude-json' : 'mcp-json', name: MCP_NAME, file: target.mcpFile, entry: masked(entry), record };
       }
     } else if (old?.mcp) {
       out(`  note: --no-mcp leaves the MCP entry of the earlier install in ${old.mcp.file}; "uninstall" removes it`);
       manifest.mcp = old.mcp;
     }
 
+    if (sharedSetup) manifest.shared = { ...sharedSetup.record, ...(old?.shared ? { configCreated: old.shared.configCreated, keysAdded: [...new Set([...old.shared.keysAdded, ...sharedSetup.record.keysAdded])], tokenCreated: old.shared.tokenCreated || sharedSetup.record.tokenCreated } : {}) };
+    else if (old?.shared) manifest.shared = old.shared;
     // ---------------------------------------------------------------- manifest, then drop the old runtime
     manifest.backups = [...manifest.backups, ...backups];
     journal.step(`write ${target.manifestFile}`, () => writeFileAtomic(target.manifestFile, formatJson({ ...manifest, backups: manifest.backups })));
@@ -357,6 +378,10 @@ async function install(c: Choices): Promise<number> {
     return 0;
   }
   out(`Installed get-shit-done-cc ${version}: ${describeTarget(target)}`);
+  if (sharedSetup && shared) {
+    const started = await shared.startSharedDaemon(target.runtimeDir, node);
+    out(started.info ? `  shared server: ${started.info.url} (pid ${started.info.pid}); token in ${shared.gsdHome().token}` : `  warning: the shared server did not start (${started.reason}); run: get-shit-done-cc serve --detach`);
+  }
   if (c.hooks) out('  hooks: PostToolUse (Write|Edit|MultiEdit|NotebookEdit) and SessionStart. Interactive sessions run them in trusted folders only.');
   if (c.mcp && target.scope === 'local') {
     out(`  MCP server "gsd" in ${target.mcpFile}: Claude Code asks once to approve project servers.`);

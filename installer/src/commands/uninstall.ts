@@ -94,6 +94,12 @@ export async function runUninstall(argv: string[]): Promise<number> {
       removeEmptyDirs(path.dirname(f.path), m.configDir);
     });
   }
+  if (m.mcp) {
+    // the shared server this install's sessions started (or --shared registered): stopped, its files removed
+    const shared = await import('../install/shared.js');
+    if (dryRun) out(`  would stop the shared gsd server and remove its files in ${shared.gsdHome().dir} (your config.json stays)`);
+    else for (const line of await shared.removeShared(m.shared)) out(`  ${line}`);
+  }
   journal.step(`delete ${m.runtimeDir}`, () => removeTree(m.runtimeDir));
   for (const b of m.backups) if (existsSync(b)) journal.step(`delete install backup ${b}`, () => rmSync(b));
   out(dryRun ? 'Dry run: nothing was changed.' : 'Uninstalled. Your own settings, hooks, MCP servers and .planning/ folders were left as they were.');

@@ -1,5 +1,6 @@
 /** manifest.json in the runtime folder: everything one install added, so that uninstall removes exactly that. */
 import { readJson, isObject } from '../settings/json.js';
+import type { SharedRecord } from './shared.js';
 
 export interface JsonFileRecord {
   file: string;
@@ -24,6 +25,8 @@ export interface Manifest {
   files: { path: string; backup?: string }[];
   settings?: JsonFileRecord & { hooks: { event: string; command: string }[] };
   mcp?: { method: 'claude-cli' | 'claude-json' | 'mcp-json'; name: string; file: string; entry: unknown; record?: JsonFileRecord };
+  /** `install --shared`: what it added to the GSD home (install/shared.ts) */
+  shared?: SharedRecord;
   backups: string[];
 }
 

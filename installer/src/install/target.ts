@@ -68,6 +68,8 @@ export function ourMcpEntry(target: Target, node: string): { type: 'stdio'; comm
 
 export function isOurMcpEntry(entry: unknown): boolean {
   if (typeof entry !== 'object' || entry === null) return false;
+  // install --shared: our daemon's loopback url (install/shared.ts)
+  if ((entry as { type?: unknown }).type === 'http') return /^http:\/\/127\.0\.0\.1:\d+\/gsd\/mcp$/.test(String((entry as { url?: unknown }).url));
   const args = (entry as { args?: unknown }).args;
   return Array.isArray(args) && args.some((a) => typeof a === 'string' && /get-shit-done[\\/]mcp-server\.js$/.test(a));
 }

@@ -11,7 +11,8 @@ import { UnknownFileError } from '../../../engine/src/index.js';
 import { DEFAULT_MAX_TOKENS, fitToBudget, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../budget.js';
 import type { Project, ServerContext } from '../context.js';
 import { logError } from '../log.js';
-import { errorResult, okResult, ToolInputError } from '../result.js';
+import { PolicyError, enforcePolicy } from '../policy.js';
+import { AccessDeniedError, errorResult, okResult, ToolInputError } from '../result.js';
 import { HINTS, SEARCH_HINTS, TOOL_TEXT } from '../texts.js';
 
 export type ToolName = keyof typeof TOOL_TEXT;
@@ -62,11 +63,9 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
     const { root, max_tokens, ...rest } = args as { root?: string; max_tokens?: number } & Record<string, unknown>;
     try {
       project = given ?? (await ctx.project(root));
-      if (project.config().disabledTools.includes(spec.name)) {
-        throw new ToolInputError(`${spec.name} is disabled for this project`, 'See "mcp.disabledTools" in .planning/config.json.');
-      }
+      enforcePolicy(project.config(), project.root, spec.name, rest);
       const wait = ctx.rateLimited(project, spec.name);
-      if (wait !== null) throw new ToolInputError(`rate limit of ${spec.name} reached; retry in ${wait} s`, 'See "mcp.rateLimitPerMinute" in .planning/config.json.');
+      if (wait !== null) throw new PolicyError(`rate limit of ${spec.name} reached for this session; retry in ${wait} s`, 'See "mcp.rateLimitPerMinute" in .planning/config.json or the GSD config.json.', 'rate', wait);
       const maxTokens = max_tokens ?? spec.maxTokens ?? DEFAULT_MAX_TOKENS;
       const out = (await spec.run(project, rest as z.infer<z.ZodObject<I>>, { maxTokens, sessionId })) as Record<string, unknown>;
       let shaped = fitToBudget(out, maxTokens);
@@ -80,7 +79,10 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
     } catch (error) {
       const { message, hint } = describeError(error);
       if (!(error instanceof ToolInputError) && !(error instanceof UnknownFileError)) logError(`${spec.name} failed`, error);
-      project?.audit({ tool: spec.name, args: rest, ok: false, error: message, ms: Math.round((performance.now() - started) * 100) / 100 });
+      // refusals are audited too: a `root` outside the session has no project of its own, so the session's records it
+      const denied = error instanceof PolicyError ? error.denied : error instanceof AccessDeniedError ? 'outside' : undefined;
+      if (!project && denied) project = await ctx.project().catch(() => null);
+      project?.audit({ tool: spec.name, args, ok: false, error: message, ...(denied ? { denied } : {}), ms: Math.round((performance.now() - started) * 100) / 100 });
       return errorResult(message, hint);
     }
   };
