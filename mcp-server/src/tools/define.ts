@@ -18,6 +18,8 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   input: I;
   output: O;
   run: (project: Project, args: z.infer<z.ZodObject<I>>) => Promise<z.infer<z.ZodObject<O>>> | z.infer<z.ZodObject<O>>;
+  /** default READ_ONLY; tools that write pass their own (readOnlyHint: false, destructiveHint where they delete or overwrite) */
+  annotations?: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
 }
 
 /** read-only and closed-world; `destructiveHint`/`idempotentHint` only mean something for tools that write (MCP spec) */
@@ -56,7 +58,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
   };
   const tool = server.registerTool(
     spec.name,
-    { title: text.title, description: text.description, inputSchema, outputSchema: spec.output, annotations: READ_ONLY },
+    { title: text.title, description: text.description, inputSchema, outputSchema: spec.output, annotations: spec.annotations ?? READ_ONLY },
     handler as never,
   );
   ctx.tools.set(spec.name, tool);

@@ -4,6 +4,7 @@ import type { ServerContext } from '../context.js';
 import { registerBlastRadiusTool } from './blast-radius.js';
 import { registerCodebasePatternsTool } from './codebase-patterns.js';
 import { registerFileContextTool } from './file-context.js';
+import { registerGraphViewTool } from './graph-view.js';
 import { registerHotspotsTool } from './hotspots.js';
 import { registerPhaseRelevantFilesTool } from './phase-relevant-files.js';
 import { registerPhaseStatusTool } from './phase-status.js';
@@ -26,5 +27,6 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerVerifyBehaviorTool(server, ctx),
     registerRequirementStatusTool(server, ctx),
     registerPhaseStatusTool(server, ctx),
+    registerGraphViewTool(server, ctx),
   ];
 }
