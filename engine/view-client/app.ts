@@ -567,6 +567,8 @@ const api = {
       .nodes('[kind = "file"]')
       .filter((n) => n.hasClass('affected') || n.hasClass('selected-file'))
       .map((n) => ({ path: n.data('path') as string, depth: n.hasClass('selected-file') ? 0 : (n.data('depth') as number) })),
+  /** closed folders marked as holding part of the blast radius */
+  hitClusters: () => cy.nodes('.cluster-hit').map((n) => n.data('folder') as string),
   clusters: () => cy.nodes('[kind = "cluster"]').map((n) => ({ folder: n.data('folder') as string, count: n.data('count') as number })),
   drawnFiles: () => cy.nodes('[kind = "file"]').map((n) => n.data('path') as string),
   layoutRuns: () => layoutRuns,

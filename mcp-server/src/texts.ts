@@ -18,7 +18,7 @@ export const TOOL_TEXT = {
       'Files affected by changing a file (or one exported symbol): dependents by depth, affected tests, critical files, risk and a recommendation. Call before editing shared code.',
   },
   hotspots: { title: 'Hotspots', description: 'The most depended-on files: changes there ripple furthest.' },
-  graph_view: { title: 'Graph view', description: "Writes an HTML map of the code graph (a file's blast radius) for the user; returns its path." },
+  graph_view: { title: 'Graph view', description: "Writes an HTML code map for the user (a file's blast radius); returns its path." },
   file_context: {
     title: 'File context',
     description: 'One file: purpose, exports, dependencies, dependents and the conventions of its folder.',

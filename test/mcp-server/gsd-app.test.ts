@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
+import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 import { startServer, type Session } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject, tempProject } from '../helpers/project.js';
 
@@ -259,7 +260,7 @@ describe('mcp server: missing documents and disabled tools', () => {
   it('hides and refuses the tools the project disabled', async () => {
     const { tools } = await s.client.listTools();
     assert.ok(!tools.some((t) => t.name === 'verify_behavior'));
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, Object.keys(TOOL_TEXT).length - 1);
   });
 
   it('malformed documents do not crash the tools', async () => {

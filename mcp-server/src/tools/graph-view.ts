@@ -7,15 +7,15 @@ import { defineTool } from './define.js';
 
 /**
  * Writes `.planning/intel/graph-view.html` (the page of `intel view`) and returns its path, for the agent to hand to
- * the user. It writes one file, always the same one, replaced whole: not read-only, not destructive of anything but
- * its own previous page, same input → same page.
+ * the user. It writes one file, always the same one, replaced whole: not read-only, and destructive of nothing but
+ * its own previous page. (idempotentHint is left out to stay inside the tool's share of tools/list, 120 tokens.)
  */
 export function registerGraphViewTool(server: McpServer, ctx: ServerContext) {
   return defineTool(server, ctx, {
     name: 'graph_view',
     input: { file: z.string().min(1).max(4096).optional().describe('file to focus') },
     output: { path: z.string().describe('the page') },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     async run(project, args) {
       const reader = await project.intel.open();
       const file = args.file ? lookupFile(project, reader, args.file).id : null;
