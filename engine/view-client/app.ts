@@ -18,7 +18,7 @@ import type { GraphViewData } from '../src/view/graph-data.js';
 
 cytoscape.use(fcose);
 
-const INITIAL_NODES = 220;
+const INITIAL_NODES = 160;
 const MAX_NODES = 900;
 const LIST_CAP = 150;
 const TYPE_COLORS: Record<string, string> = { source: '#4c78a8', test: '#54a24b', types: '#b279a2', config: '#9d755d', script: '#8c8c8c' };
@@ -168,7 +168,7 @@ const cy = cytoscape({
   hideEdgesOnViewport: edgeCount > 4000,
   textureOnViewport: N > 2000,
   style: [
-    { selector: 'node', style: { label: 'data(label)', 'font-size': 10, color: '#30363d', 'min-zoomed-font-size': 6, 'text-wrap': 'ellipsis', 'text-max-width': '140px' } },
+    { selector: 'node', style: { label: 'data(label)', 'font-size': 11, color: '#30363d', 'min-zoomed-font-size': 6, 'text-wrap': 'ellipsis', 'text-max-width': '140px' } },
     {
       selector: 'node[kind = "file"]',
       style: { width: 'data(size)', height: 'data(size)', 'background-color': 'data(color)', 'text-valign': 'bottom', 'text-margin-y': 3, 'border-width': 1, 'border-color': '#ffffff' },
@@ -184,7 +184,7 @@ const cy = cytoscape({
         'border-color': '#8b98a9',
         'text-valign': 'center',
         'text-wrap': 'wrap',
-        'font-size': 11,
+        'font-size': 13,
         'font-weight': 'bold',
         color: '#3b4656',
       },
@@ -199,7 +199,7 @@ const cy = cytoscape({
         'border-color': '#b6c0cc',
         'text-valign': 'top',
         'text-halign': 'center',
-        'font-size': 12,
+        'font-size': 14,
         'font-weight': 'bold',
         color: '#4a5667',
         padding: '14px',
@@ -219,16 +219,21 @@ let selected: number | null = null;
 let radius: BlastRadius | null = null;
 let depthOf = new Map<number, number>();
 let layoutRuns = 0;
+const layoutMs: number[] = [];
 
+/**
+ * Open folders are drawn as boxes side by side, not nested (one level of compound nodes keeps the layout fast and
+ * legible): each box, labelled with the folder's path, holds the folder's own files and its closed sub-folders. An
+ * open folder with nothing of its own to show draws no box.
+ */
 function elements(): cytoscape.ElementDefinition[] {
   const els: cytoscape.ElementDefinition[] = [];
-  const parentId = (f: Folder) => (f === root ? undefined : `d:${f.path}`);
   for (const f of expanded) {
-    if (f !== root) els.push({ group: 'nodes', data: { id: `d:${f.path}`, label: `${f.name}/`, kind: 'dir', folder: f.path, parent: parentId(f.parent!) } });
-    for (const c of f.folders) {
-      if (!isOpen(c)) els.push({ group: 'nodes', data: { id: `c:${c.path}`, label: `${c.name}/\n${c.count} files`, kind: 'cluster', folder: c.path, size: clusterSize(c), count: c.count, parent: parentId(f) } });
-    }
-    for (const i of f.files) els.push({ group: 'nodes', data: { id: `f:${i}`, label: basename(paths[i]), kind: 'file', file: i, path: paths[i], size: fileSize(i), color: TYPE_COLORS[typeOf[i]] ?? '#888', parent: parentId(f) } });
+    const closed = f.folders.filter((c) => !isOpen(c));
+    const box = f === root || (f.files.length === 0 && closed.length === 0) ? undefined : `d:${f.path}`;
+    if (box) els.push({ group: 'nodes', data: { id: box, label: `${f.path}/`, kind: 'dir', folder: f.path } });
+    for (const c of closed) els.push({ group: 'nodes', data: { id: `c:${c.path}`, label: `${c.name}/\n${c.count} files`, kind: 'cluster', folder: c.path, size: clusterSize(c), count: c.count, parent: box } });
+    for (const i of f.files) els.push({ group: 'nodes', data: { id: `f:${i}`, label: basename(paths[i]), kind: 'file', file: i, path: paths[i], size: fileSize(i), color: TYPE_COLORS[typeOf[i]] ?? '#888', parent: box } });
   }
   const reps = new Array<string>(N);
   for (let i = 0; i < N; i++) reps[i] = repOf(i);
@@ -247,56 +252,85 @@ function elements(): cytoscape.ElementDefinition[] {
   return els;
 }
 
-/** Redraws the visible graph; nodes that were drawn keep their place, new ones start where their cluster was. */
-function draw(from?: { x: number; y: number }): Promise<void> {
-  const old = new Map<string, cytoscape.Position>();
-  cy.nodes().forEach((n) => {
-    if (!n.isParent()) old.set(n.id(), { ...n.position() });
-  });
-  const first = layoutRuns === 0;
+/**
+ * Redraws the visible graph and lays it out afresh (fcose's incremental mode, seeded from the old places, let the
+ * folder boxes overlap after a cluster opened: a full layout of a few hundred nodes is as quick and stays clean).
+ */
+function draw(): Promise<void> {
   cy.batch(() => {
     cy.elements().remove();
     cy.add(elements());
-    let jitter = 0;
-    cy.nodes().forEach((n) => {
-      if (n.isParent()) return;
-      const p = old.get(n.id());
-      if (p) n.position(p);
-      else if (from) {
-        const a = jitter++ * 2.4;
-        n.position({ x: from.x + Math.cos(a) * (8 + jitter), y: from.y + Math.sin(a) * (8 + jitter) });
-      }
-    });
   });
   const count = cy.nodes().length;
   layoutRuns++;
+  const started = performance.now();
   return new Promise((resolve) => {
     const layout = cy.layout({
       name: 'fcose',
-      quality: first && count > 600 ? 'draft' : 'default',
-      randomize: first || !from,
+      quality: count > 700 ? 'draft' : 'proof',
+      randomize: true,
       animate: false,
       fit: true,
       padding: 30,
       nodeDimensionsIncludeLabels: false,
-      idealEdgeLength: () => 70,
-      nodeRepulsion: () => 9000,
-      nestingFactor: 0.6,
+      idealEdgeLength: () => 60,
+      nodeRepulsion: () => 6500,
+      nestingFactor: 0.1,
       gravity: 0.3,
       gravityRangeCompound: 1.5,
       gravityCompound: 1.2,
       numIter: count > 600 ? 1200 : 2500,
       tile: true,
-      packComponents: true,
-      nodeSeparation: 40,
+      packComponents: false,
+      nodeSeparation: 60,
+      tilingPaddingVertical: 14,
+      tilingPaddingHorizontal: 14,
     } as cytoscape.LayoutOptions);
     layout.one('layoutstop', () => {
+      separateBoxes();
+      cy.fit(undefined, 30);
+      layoutMs.push(Math.round(performance.now() - started));
       applyHighlight();
       updateNotice();
       resolve();
     });
     layout.run();
   });
+}
+
+/**
+ * fcose keeps files apart but lets folder boxes overlap a little where many edges pull them together, and where it
+ * packs separate components: push overlapping boxes (and unboxed nodes) apart along the shorter axis, a few rounds.
+ */
+function separateBoxes() {
+  const GAP = 24;
+  const items = (cy.nodes().toArray() as cytoscape.NodeSingular[]).filter((n) => n.isParent() || !n.isChild());
+  for (let round = 0; round < 40; round++) {
+    let moved = false;
+    const boxes = items.map((n) => ({ n, b: n.boundingBox({ includeLabels: true }) }));
+    for (let a = 0; a < boxes.length; a++) {
+      for (let b = a + 1; b < boxes.length; b++) {
+        const p = boxes[a].b;
+        const q = boxes[b].b;
+        const dx = Math.min(p.x2, q.x2) - Math.max(p.x1, q.x1) + GAP;
+        const dy = Math.min(p.y2, q.y2) - Math.max(p.y1, q.y1) + GAP;
+        if (dx <= 0 || dy <= 0) continue;
+        const horizontal = dx < dy;
+        const sign = horizontal ? Math.sign(q.x1 + q.x2 - p.x1 - p.x2) || 1 : Math.sign(q.y1 + q.y2 - p.y1 - p.y2) || 1;
+        const by = (horizontal ? dx : dy) / 2;
+        const shift = (n: cytoscape.NodeSingular, s: number) => {
+          const d = horizontal ? { x: s * by, y: 0 } : { x: 0, y: s * by };
+          (n.isParent() ? n.children() : n).shift(d);
+        };
+        shift(boxes[a].n, -sign);
+        shift(boxes[b].n, sign);
+        boxes[a].b = boxes[a].n.boundingBox({ includeLabels: true });
+        boxes[b].b = boxes[b].n.boundingBox({ includeLabels: true });
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
 }
 
 // ------------------------------------------------------------------ selection and blast radius
@@ -352,10 +386,8 @@ async function selectFile(i: number, options: { reveal?: boolean } = {}) {
   depthOf = new Map();
   for (const level of radius.byDepth) for (const f of level.files) depthOf.set(indexOf.get(f.path)!, level.depth);
   renderPanel();
-  if (options.reveal !== false && reveal(folderOf[i])) {
-    const anchor = cy.getElementById(repOf(i));
-    await draw(anchor.nonempty() ? { ...anchor.position() } : undefined);
-  } else applyHighlight();
+  if (options.reveal !== false && reveal(folderOf[i])) await draw();
+  else applyHighlight();
   const node = cy.getElementById(`f:${i}`);
   const box = cy.extent();
   const at = node.nonempty() ? node.position() : null;
@@ -435,7 +467,7 @@ cy.on('dbltap', 'node[kind = "dir"]', (ev) => {
   const f = folderByPath.get(ev.target.data('folder'));
   if (!f || (selected !== null && isAncestor(f, folderOf[selected]))) return;
   closeFolder(f);
-  void draw({ ...ev.target.position() });
+  void draw();
 });
 const isAncestor = (a: Folder, b: Folder) => {
   for (let f: Folder | null = b; f; f = f.parent) if (f === a) return true;
@@ -445,10 +477,8 @@ const isAncestor = (a: Folder, b: Folder) => {
 async function openFolder(folderPath: string) {
   const f = folderByPath.get(folderPath);
   if (!f || isOpen(f)) return;
-  const at = cy.getElementById(`c:${f.path}`);
-  const from = at.nonempty() ? { ...at.position() } : undefined;
   reveal(f);
-  await draw(from);
+  await draw();
 }
 
 // ------------------------------------------------------------------ search
@@ -572,13 +602,17 @@ const api = {
   clusters: () => cy.nodes('[kind = "cluster"]').map((n) => ({ folder: n.data('folder') as string, count: n.data('count') as number })),
   drawnFiles: () => cy.nodes('[kind = "file"]').map((n) => n.data('path') as string),
   layoutRuns: () => layoutRuns,
+  /** milliseconds of each layout run, for bench/graph-view.mjs */
+  layoutMs: () => layoutMs.slice(),
 };
 window.gsdView = api;
 
 openLargestFirst(INITIAL_NODES);
+// a focused file's folders open before the first layout, so that one layout runs
+if (data.focus >= 0) reveal(folderOf[data.focus]);
 renderPanel();
 void draw().then(async () => {
-  if (data.focus >= 0) await selectFile(data.focus);
+  if (data.focus >= 0) await selectFile(data.focus, { reveal: false });
   api.ready = true;
   document.body.dataset.ready = '1';
 });

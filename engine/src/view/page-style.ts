@@ -25,9 +25,9 @@ main { flex:1; display:flex; min-height:0; }
 #panel p { margin:4px 0; }
 #panel .purpose { white-space:pre-wrap; }
 #panel ul { list-style:none; margin:0; padding:0; }
-#panel li { padding:2px 0 2px 8px; border-left:4px solid transparent; font-family:ui-monospace, "DejaVu Sans Mono", monospace; font-size:12px; cursor:pointer; word-break:break-all; }
+#panel li { display:flex; justify-content:space-between; gap:8px; padding:2px 0 2px 8px; border-left:4px solid transparent; font-family:ui-monospace, "DejaVu Sans Mono", monospace; font-size:12px; cursor:pointer; word-break:break-all; }
 #panel li:hover { background:#f2f4f7; }
-#panel li .n { float:right; color:var(--muted); font-family:system-ui, sans-serif; }
+#panel li .n { flex:none; color:var(--muted); font-family:system-ui, sans-serif; }
 #panel .chips span { display:inline-block; margin:2px 4px 2px 0; padding:1px 6px; background:#eef1f4; border-radius:10px; font-family:ui-monospace, monospace; font-size:11.5px; }
 #panel .muted { color:var(--muted); }
 #tip { position:fixed; z-index:30; max-width:420px; pointer-events:none; background:#1f2328; color:#fff; padding:7px 9px; border-radius:6px; font-size:12.5px; box-shadow:0 4px 14px rgba(0,0,0,.25); }
