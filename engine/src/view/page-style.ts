@@ -19,7 +19,7 @@ header .title span { color:var(--muted); margin-left:6px; font-size:13px; }
 #notice { padding:6px 14px; background:#fff6d6; border-bottom:1px solid #f0dc9a; font-size:13px; }
 main { flex:1; display:flex; min-height:0; }
 #graph { flex:1; min-width:0; position:relative; }
-#panel { width:360px; overflow:auto; background:var(--panel); border-left:1px solid var(--line); padding:12px 14px; font-size:13px; }
+#panel { width:400px; overflow:auto; background:var(--panel); border-left:1px solid var(--line); padding:12px 14px; font-size:13px; }
 #panel h2 { font-size:14px; margin:0 0 6px; word-break:break-all; font-family:ui-monospace, "DejaVu Sans Mono", monospace; }
 #panel h3 { font-size:12px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); margin:14px 0 4px; }
 #panel p { margin:4px 0; }
