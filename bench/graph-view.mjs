@@ -61,7 +61,7 @@ async function loadPage(browser, file) {
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  await page.goto(pathToFileURL(file).href);
+  await page.goto(pathToFileURL(file).href, { timeout: 300_000 });
   await page.waitForFunction(() => window.gsdView?.ready === true, null, { timeout: 300_000, polling: 20 });
   const m = await page.evaluate(() => ({
     readyMs: performance.now(),

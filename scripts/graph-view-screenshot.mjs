@@ -17,7 +17,7 @@ const { launchBrowser } = await import(pathToFileURL(path.join(root, 'dist', 'te
 const browser = await launchBrowser();
 if ('skip' in browser) throw new Error(browser.skip);
 const tab = await browser.newPage({ viewport: { width: 1600, height: 1000 }, deviceScaleFactor: 1 });
-await tab.goto(pathToFileURL(page).href);
+await tab.goto(pathToFileURL(page).href, { timeout: 300_000 });
 await tab.waitForFunction(() => window.gsdView?.ready === true, null, { timeout: 300_000 });
 await tab.evaluate(() => {
   const cy = window.gsdView.cy;

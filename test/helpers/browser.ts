@@ -7,10 +7,11 @@
  * else (no root, no apt, the install failed) the tests skip with a message saying why and how to get a browser.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser } from 'playwright-core';
+import { findOnPath } from '../../installer/src/install/fsops.js';
 import { repoRoot } from './paths.js';
 
 const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -18,19 +19,7 @@ const cacheDir = path.join(repoRoot, 'node_modules', '.cache', 'gsd-test-chromiu
 const lockDir = path.join(cacheDir, 'install.lock');
 const failedMarker = path.join(cacheDir, 'install-failed');
 
-function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const p = path.join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      if (statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
-}
+const onPath = (name: string): string | null => findOnPath(name) ?? null;
 
 function findChromium(): string | null {
   const given = process.env.GSD_CHROMIUM;

@@ -44,7 +44,7 @@ async function load(browser: Browser, file: string): Promise<Loaded> {
     requests.push(url);
     return route.abort();
   });
-  await page.goto(`file://${file}`);
+  await page.goto(`file://${file}`, { timeout: 120_000 });
   await page.waitForFunction(() => window.gsdView?.ready === true, null, { timeout: 60_000 });
   return { page, problems, requests };
 }
