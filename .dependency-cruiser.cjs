@@ -78,6 +78,13 @@ module.exports = {
       to: { path: '^engine/src/(pipeline|parse|scan)/' },
     },
     {
+      name: 'view-reads-through-query',
+      severity: 'error',
+      comment: 'The graph page is a report over the query layer: it reads graph.db through IntelReader and never re-derives the graph.',
+      from: { path: '^engine/src/view/' },
+      to: { path: '^engine/src/(pipeline|parse|scan|resolve|graph)/|^engine/src/store/(?!atomic-write)' },
+    },
+    {
       name: 'src-never-imports-tests',
       severity: 'error',
       from: { path: '^(engine|installer|hooks|mcp-server)/src' },

@@ -82,6 +82,17 @@ export async function openIntel(root: string): Promise<Reader> {
   }
 }
 
+export type { GraphViewOptions, GraphViewReport } from './view/page.js';
+
+/**
+ * Writes the interactive graph page (module graph by folder, hotspots, blast radius, search) for the project of
+ * `reader` and returns its path; loaded lazily (the page carries ~0.6 MB of inlined script).
+ */
+export async function writeGraphView(reader: Reader, options?: import('./view/page.js').GraphViewOptions): Promise<import('./view/page.js').GraphViewReport> {
+  const { writeGraphView: write } = await import('./view/page.js');
+  return write(reader, options);
+}
+
 export { appendJournal, hasPendingJournal, journalPath, type JournalEntry } from './journal.js';
 export type { DrainReport } from './pipeline/drain.js';
 

@@ -16,6 +16,8 @@ Usage:
   get-shit-done-cc intel build [dir]        build .planning/intel/ for a project
   get-shit-done-cc intel status [dir]       what is indexed and what changed since
   get-shit-done-cc intel query <question>   blast-radius | hotspots | search | deps | path
+  get-shit-done-cc intel view [file] [--open]
+                                            write (and open) an interactive map: graph, hotspots, blast radius
   get-shit-done-cc --version | --help
 
 Run "get-shit-done-cc <command> --help" for the options of each command.`;

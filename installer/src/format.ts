@@ -1,4 +1,6 @@
-import type { BlastRadius, BuildReport, Dependencies, ImportPath, IntelStatus, SearchResult, Hotspot } from '../../engine/src/index.js';
+import path from 'node:path';
+import type { BlastRadius, BuildReport, Dependencies, ImportPath, IntelStatus, SearchResult, Hotspot, GraphViewReport } from '../../engine/src/index.js';
+import type { OpenResult } from './open-browser.js';
 
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`);
 
@@ -77,4 +79,11 @@ export function dependencies(d: Dependencies): string {
 export function importPath(p: ImportPath): string {
   if (!p.steps) return `${p.from} does not reach ${p.to} through imports.`;
   return p.steps.map((s, i) => (i === 0 ? s.path : `  → ${s.path} [${s.kinds.join(', ')}]`)).join('\n');
+}
+
+export function graphView(r: GraphViewReport, opened: OpenResult | null): string {
+  const lines = [r.path, `  ${r.files} files, ${r.edges} imports${r.focus ? `, blast radius of ${r.focus}` : ''} (${(r.bytes / 1024 / 1024).toFixed(1)} MB, self-contained)`];
+  if (opened?.opened) lines.push(`  opened with ${path.basename(opened.via)}`);
+  else if (opened) lines.push(`  not opened: ${opened.reason}; open the file above in a browser yourself`);
+  return lines.join('\n');
 }

@@ -35,6 +35,7 @@ export const SEARCH_HINTS: Record<string, string> = {
   agent: 'spawn plan, agent queue',
   skill: 'agent skills',
   guidance_load: 'team guidance, how we plan/test',
+  graph_view: 'show the user a code map',
 };
 
 export const TOOL_TEXT = {
@@ -51,6 +52,7 @@ export const TOOL_TEXT = {
     description: 'Files affected by changing a file or one export: dependents by depth, tests, risk, recommendation.',
   },
   hotspots: { title: 'Hotspots', description: 'The most depended-on files.' },
+  graph_view: { title: 'Graph view', description: "Writes an HTML code map for the user (a file's blast radius); returns its path." },
   file_context: {
     title: 'File context',
     description: 'One file: purpose, exports, dependencies, dependents, folder conventions.',

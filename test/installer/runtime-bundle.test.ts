@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { appendJournal, buildIntel } from '../../engine/src/index.js';
+import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 import { repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
 import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
@@ -91,6 +92,12 @@ describe('runtime bundle, copied away from the package', () => {
       assert.ok(!r.isError, JSON.stringify(r.content));
       const out = r.structuredContent as { total: number; by_depth: Array<{ files: string[] }> };
       assert.deepEqual(out.by_depth.map((l) => l.files), [['src/a.ts'], ['src/zebra.ts']]);
+      // the graph page's script travels inside the bundle: the copied runtime writes a whole page
+      const view = (await client.callTool({ name: 'graph_view', arguments: { file: 'src/b.ts' } })) as CallToolResult;
+      assert.ok(!view.isError, JSON.stringify(view.content));
+      const page = readFileSync((view.structuredContent as { path: string }).path, 'utf8');
+      assert.match(page, /cytoscape/);
+      assert.match(page, /"focus":1\b/);
     } finally {
       await client.close();
     }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
+import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 import { startServer, type Session } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject, tempProject } from '../helpers/project.js';
 import { TOOL_TEXT } from '../../mcp-server/src/texts.js';

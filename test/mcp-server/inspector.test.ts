@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
+import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 import { SERVER_ENTRY } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
@@ -61,7 +62,7 @@ describe('mcp server: MCP Inspector CLI', () => {
     if (skip) return t.skip(skip);
     const list = inspect(['--method', 'tools/list']);
     assert.equal(list.tools.length, Object.keys(TOOL_TEXT).length);
-    const writing = ['state', 'lease', 'agent', 'skill', 'plan', 'evolve'];
+    const writing = ['state', 'lease', 'agent', 'skill', 'plan', 'evolve', 'graph_view'];
     assert.ok(list.tools.every((x: { name: string; annotations?: { readOnlyHint?: boolean } }) => x.annotations?.readOnlyHint === !writing.includes(x.name)));
     const call = inspect(['--method', 'tools/call', '--tool-name', 'blast_radius', '--tool-arg', 'file=src/lib/money.ts', 'max_depth=2']);
     assert.equal(call.isError ?? false, false);

@@ -15,7 +15,7 @@ import { repoRoot } from '../helpers/paths.js';
 import { tempProject, cleanupProjects } from '../helpers/project.js';
 import { listAssets, readAsset, shippedPathMentions, toolMentions, type Asset } from '../helpers/workflow.js';
 
-const COMMANDS = ['analyze-codebase', 'dashboard', 'discuss-phase', 'execute-phase', 'help', 'new-project', 'pause-work', 'plan-phase', 'progress', 'query-intel', 'resume-work', 'verify-work'];
+const COMMANDS = ['analyze-codebase', 'dashboard', 'discuss-phase', 'execute-phase', 'help', 'map', 'new-project', 'pause-work', 'plan-phase', 'progress', 'query-intel', 'resume-work', 'verify-work'];
 /** commands that change the plan or start agents: only the user starts them */
 const USER_ONLY = ['analyze-codebase', 'discuss-phase', 'execute-phase', 'new-project', 'pause-work', 'plan-phase', 'resume-work', 'verify-work'];
 const AGENTS = ['gsd-codebase-mapper', 'gsd-executor', 'gsd-plan-checker', 'gsd-planner', 'gsd-verifier'];

@@ -13,6 +13,7 @@ import {
   openIntel,
   searchIntel,
   UnknownFileError,
+  writeGraphView,
   type IntelReader,
 } from '../../../engine/src/index.js';
 import { checkFlags, intFlag, parseArgs, stringFlag, type ParsedArgs } from '../args.js';
@@ -28,6 +29,7 @@ export const INTEL_HELP = `Usage:
   get-shit-done-cc intel query search <words…> [--limit N] [--type source|test|types|config|script] [--json]
   get-shit-done-cc intel query deps <file|id> [--json]
   get-shit-done-cc intel query path <from> <to> [--json]
+  get-shit-done-cc intel view [file] [--out PATH] [--open] [--json]
 
 build    scans the JS/TS files of dir (default: the current folder), parses and resolves their imports and writes
          .planning/intel/ (index.json, graph.db, entities/*.md, summary.md). Reuses the facts of unchanged files
@@ -36,10 +38,13 @@ status   what is indexed, when, and what changed on disk since.
 query    answers from .planning/intel/graph.db, after applying the edits the Claude Code hooks recorded. The project
          is the nearest folder with .planning/ above the current folder, or --root DIR. Files are given as paths
          (relative to the root or the current folder) or entity ids.
+view     writes one self-contained HTML page (no network needed) with the module graph by folder, hotspots sized by
+         their transitive dependents, search by path or exported symbol, and the blast radius of the given or clicked
+         file. Default --out: .planning/intel/graph-view.html. --open opens it in your browser when one is available.
 
 Exit codes: 0 ok, 1 the query found a problem (unknown file, no intel yet), 2 usage or internal error.`;
 
-const BOOLEANS = new Set(['json', 'no-cache', 'help']);
+const BOOLEANS = new Set(['json', 'no-cache', 'help', 'open']);
 
 function print(args: ParsedArgs, json: unknown, human: () => string): void {
   process.stdout.write(args.flags.has('json') ? `${JSON.stringify(json, null, 2)}\n` : `${human()}\n`);
@@ -159,6 +164,27 @@ async function query(args: ParsedArgs): Promise<number> {
   }
 }
 
+async function view(args: ParsedArgs): Promise<number> {
+  checkFlags(args, ['json', 'root', 'help', 'out', 'open']);
+  if (args.positional.length > 1) throw new UsageError('intel view takes at most one file');
+  const root = await projectRoot(args);
+  const out = stringFlag(args, 'out');
+  const reader = await openIntel(root);
+  let report;
+  try {
+    const file = args.positional.length ? fileArg(root, args.positional[0], 'file') : null;
+    report = await writeGraphView(reader, { file, out: out ? path.resolve(process.cwd(), out) : null });
+  } catch (error) {
+    if (error instanceof UnknownFileError) throw new ProblemError(error.message, 'paths are relative to the project root; `intel query search <words>` finds files');
+    throw error;
+  } finally {
+    reader.close();
+  }
+  const opened = args.flags.has('open') ? await (await import('../open-browser.js')).openInBrowser(report.path) : null;
+  print(args, { ...report, opened }, () => fmt.graphView(report, opened));
+  return 0;
+}
+
 export async function runIntel(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   const args = parseArgs(rest, BOOLEANS);
@@ -173,6 +199,8 @@ export async function runIntel(argv: string[]): Promise<number> {
       return status(args);
     case 'query':
       return query(args);
+    case 'view':
+      return view(args);
     default:
       throw new UsageError(`unknown intel command "${sub}"`);
   }

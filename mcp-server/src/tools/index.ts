@@ -8,6 +8,7 @@ import { registerDiscussTool } from './discuss.js';
 import { registerEvolveTool } from './evolve.js';
 import { registerFileContextTool } from './file-context.js';
 import { registerGuidanceLoadTool } from './guidance-load.js';
+import { registerGraphViewTool } from './graph-view.js';
 import { registerHotspotsTool } from './hotspots.js';
 import { registerPhaseRelevantFilesTool } from './phase-relevant-files.js';
 import { registerPhaseStatusTool } from './phase-status.js';
@@ -51,5 +52,6 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerAgentTool(server, ctx),
     registerSkillTool(server, ctx),
     registerGuidanceLoadTool(server, ctx),
+    registerGraphViewTool(server, ctx),
   ];
 }

@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// The graph page (`intel view`): time to write it, and time until it is interactive in headless Chromium, on a
+// 700+-file code base (zod, webpack) and a ~5,500-file one made of four corpora side by side (zod + lodash + webpack
+// + date-fns without its locales; made under bench/.work/, not committed).
+// Baselines taken in the same run, so that the figures survive a loaded machine:
+//   write:        `intel query hotspots --json` (same CLI start, same graph.db load, no page) -> ratio
+//   interactive:  the same page script over an empty project (parse + start of the 0.6 MB script, no graph) -> ratio
+// Usage: node bench/graph-view.mjs [--runs 3] [--no-results-md]      (needs `npm run build`; chromium: as the tests)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureCorpus, getCorpus } from './corpora.mjs';
+import { log, machineInfo, mkdirp, OUR_CLI, parseArgs, RESULTS_MD, rmrf, ROOT, runMain, WORK_DIR } from './lib/common.mjs';
+import { median } from './lib/stats.mjs';
+
+const USAGE = `
+Usage: node bench/graph-view.mjs [options]
+Writes the graph page of each code base with the built CLI and loads it in headless chromium; prints a table and
+rewrites the graph-view section of bench/RESULTS.md (between <!-- graph-view:start --> and <!-- graph-view:end -->).`;
+const SPEC = {
+  runs: { type: 'number', default: 3, help: 'measured rounds per code base' },
+  'no-results-md': { type: 'boolean', default: false, help: 'print only' },
+};
+
+const work = path.join(WORK_DIR, 'graph-view');
+
+/** [name, how it is made]: a corpus as it is, or several side by side in one project. */
+const CODE_BASES = [
+  ['zod', () => sideBySide('zod', [['zod', null]])],
+  ['webpack', () => sideBySide('webpack', [['webpack', null]])],
+  ['zod+lodash+webpack+date-fns', () => sideBySide('mixed', [['zod', null], ['lodash', null], ['webpack', null], ['date-fns', (rel) => !rel.startsWith('locale/')]])],
+];
+
+function sideBySide(name, parts) {
+  const dir = path.join(work, name);
+  rmrf(dir);
+  mkdirp(path.join(dir, '.planning'));
+  if (parts.length === 1) {
+    fs.cpSync(ensureCorpus(getCorpus(parts[0][0])), dir, { recursive: true });
+    mkdirp(path.join(dir, '.planning'));
+    return dir;
+  }
+  for (const [corpus, keep] of parts) {
+    const src = ensureCorpus(getCorpus(corpus));
+    fs.cpSync(src, path.join(dir, corpus), { recursive: true, filter: (p) => !keep || p === src || keep(path.relative(src, p).split(path.sep).join('/')) });
+  }
+  return dir;
+}
+
+function cli(args, cwd) {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [OUR_CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+
+async function loadPage(browser, file) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  await page.goto(pathToFileURL(file).href, { timeout: 300_000 });
+  await page.waitForFunction(() => window.gsdView?.ready === true, null, { timeout: 300_000, polling: 20 });
+  const m = await page.evaluate(() => ({
+    readyMs: performance.now(),
+    layoutMs: window.gsdView.layoutMs()[0],
+    drawnFiles: window.gsdView.drawnFiles().length,
+    clusters: window.gsdView.clusters().length,
+  }));
+  if (problems.length) throw new Error(`${file}: ${problems.join('; ')}`);
+  return { page, ...m };
+}
+
+const fmtMs = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`);
+
+runMain(async () => {
+  const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
+  const { launchBrowser } = await import(pathToFileURL(path.join(ROOT, 'dist', 'test', 'helpers', 'browser.js')).href);
+  const { renderGraphPage } = await import(pathToFileURL(path.join(ROOT, 'dist', 'engine', 'src', 'view', 'page.js')).href);
+  const browser = await launchBrowser();
+  if ('skip' in browser) throw new Error(browser.skip);
+  const machine = machineInfo();
+  const chromeVersion = browser.version();
+  const rows = [];
+  try {
+    // baseline: the page's script over an empty project
+    const empty = path.join(mkdirp(work), 'empty.html');
+    fs.writeFileSync(empty, renderGraphPage({ v: 1, project: 'empty', generatedAt: '', tool: '', types: ['source'], kinds: ['import'], files: [], edges: [], focus: -1 }));
+    for (const [name, make] of CODE_BASES) {
+      const root = make();
+      log(`graph-view: ${name}: intel build`);
+      const build = JSON.parse(cli(['intel', 'build', root, '--json'], root).stdout);
+      const out = path.join(root, '.planning', 'intel', 'graph-view.html');
+      const hot = JSON.parse(cli(['intel', 'query', 'hotspots', '--limit', '1', '--json'], root).stdout).hotspots[0]?.path;
+      const r = { name, files: build.files, write: [], query: [], ready: [], baseline: [], layout: [], select: [], open: [] };
+      for (let i = 0; i < opts.runs; i++) {
+        log(`graph-view: ${name}: round ${i + 1}/${opts.runs}`);
+        r.query.push(cli(['intel', 'query', 'hotspots', '--json'], root).ms);
+        const w = cli(['intel', 'view', '--json'], root);
+        r.write.push(w.ms);
+        const report = JSON.parse(w.stdout);
+        r.edges = report.edges;
+        r.mb = report.bytes / 2 ** 20;
+        const base = await loadPage(browser, empty);
+        r.baseline.push(base.readyMs);
+        await base.page.close();
+        const loaded = await loadPage(browser, out);
+        r.ready.push(loaded.readyMs);
+        r.layout.push(loaded.layoutMs);
+        r.drawn = loaded.drawnFiles;
+        r.clusters = loaded.clusters;
+        const { page } = loaded;
+        if (hot) r.select.push(await page.evaluate(async (p) => { const t = performance.now(); await window.gsdView.selectFile(p); return performance.now() - t; }, hot));
+        r.open.push(
+          await page.evaluate(async () => {
+            const [c] = window.gsdView.clusters().sort((a, b) => b.count - a.count);
+            if (!c) return NaN;
+            const t = performance.now();
+            await window.gsdView.openFolder(c.folder);
+            return performance.now() - t;
+          }),
+        );
+        await page.close();
+      }
+      rows.push(r);
+      log(`graph-view: ${name}: ${r.files} files, write ${fmtMs(median(r.write))}, interactive ${fmtMs(median(r.ready))}`);
+    }
+  } finally {
+    await browser.close();
+  }
+  const table = [
+    '| code base | files | imports | page | clustered (files drawn / closed folders) | write (`intel view`, wall) | ÷ `intel query hotspots` | interactive (navigation → ready) | ÷ empty page | first layout | select the top hotspot | open the largest cluster |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => {
+      const open = r.open.filter((x) => !Number.isNaN(x));
+      return `| ${r.name} | ${r.files.toLocaleString('en')} | ${r.edges.toLocaleString('en')} | ${r.mb.toFixed(2)} MB | ${r.clusters ? `yes (${r.drawn} / ${r.clusters})` : 'no'} | ${fmtMs(median(r.write))} | ${(median(r.write) / median(r.query)).toFixed(2)}× | ${fmtMs(median(r.ready))} | ${(median(r.ready) / median(r.baseline)).toFixed(2)}× | ${fmtMs(median(r.layout))} | ${r.select.length ? fmtMs(median(r.select)) : '—'} | ${open.length ? fmtMs(median(open)) : '—'} |`;
+    }),
+  ].join('\n');
+  const section = `<!-- graph-view:start -->
+
+## Graph page (bench/graph-view.mjs)
+
+\`node bench/graph-view.mjs --runs ${opts.runs}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${machine.cpu}, ${machine.cores} cores, ${machine.memGiB} GiB, ${machine.os}, Node ${machine.node}; load average at the end ${machine.loadavg} (other sessions' builds and tests ran at the same time: read the ratios first). Medians of ${opts.runs} rounds; Chromium ${chromeVersion} headless (Debian's package, driven by playwright-core), viewport 1400×900.
+
+${table}
+
+- *write*: the built CLI's \`intel view\` from process start to exit (graph.db read through IntelReader, hotspot counts, page data, ~0.6 MB of inlined script, atomic write). The baseline, \`intel query hotspots\`, starts the same CLI and loads the same graph.db.
+- *interactive*: \`performance.now()\` when the page has drawn its first layout and set \`gsdView.ready\` (navigation start = 0). The baseline is the same page script over an empty project: parsing and starting cytoscape and the bundle.
+- *select*: blast radius of the most depended-on file (the engine's blastRadius, bundled in the page) with the folders on its way opened and the graph laid out again; *open*: a click on the largest cluster, laid out again.
+- The mixed code base is zod, lodash, webpack and date-fns (without \`locale/\`) side by side in one project, made under \`bench/.work/graph-view/\` (not committed).
+
+<!-- graph-view:end -->`;
+  process.stdout.write(`${section}\n`);
+  if (!opts['no-results-md']) {
+    const md = fs.readFileSync(RESULTS_MD, 'utf8');
+    const re = /<!-- graph-view:start -->[\s\S]*<!-- graph-view:end -->/;
+    fs.writeFileSync(RESULTS_MD, re.test(md) ? md.replace(re, section) : `${md.trimEnd()}\n\n${section}\n`);
+    log(`graph-view: ${path.relative(ROOT, RESULTS_MD)} updated`);
+  }
+  return 0;
+});

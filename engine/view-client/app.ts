@@ -1,0 +1,635 @@
+/**
+ * The graph page's script (bundled with cytoscape and cytoscape-fcose by scripts/build-view.mjs, inlined into the
+ * page by engine/src/view/page.ts). Reads the data of engine/src/view/graph-data.ts from #gsd-data and draws:
+ * - the module graph grouped by folder: folders are compound boxes; a folder not open is one cluster node (its file
+ *   count on it). On load, folders open largest first while the drawing stays under INITIAL_NODES; a click on a
+ *   cluster opens it, a double click on an open folder closes it; past MAX_NODES other folders close first;
+ * - files sized by their transitive dependents (the hotspots);
+ * - for a selected file, its blast radius computed by the engine's own blastRadius (engine/src/query/blast-radius.ts,
+ *   bundled in), coloured by depth, with the affected files and tests listed beside the graph;
+ * - search by path or exported symbol; the file's Purpose on hover and in the panel.
+ * window.gsdView exposes the state to tests and benchmarks.
+ */
+import cytoscape from 'cytoscape';
+import fcose from 'cytoscape-fcose';
+import { blastRadius, type BlastRadius } from '../src/query/blast-radius.js';
+import type { EdgeInfo, IntelReader, NodeInfo } from '../src/query/reader.js';
+import type { GraphViewData } from '../src/view/graph-data.js';
+
+cytoscape.use(fcose);
+
+const INITIAL_NODES = 160;
+const MAX_NODES = 500;
+const LIST_CAP = 150;
+const TYPE_COLORS: Record<string, string> = { source: '#4c78a8', test: '#54a24b', types: '#b279a2', config: '#9d755d', script: '#8c8c8c' };
+const DEPTH_COLORS = ['#d1495b', '#f58518', '#f2a541', '#f6d55c', '#fbe9a6'];
+const depthColor = (d: number) => DEPTH_COLORS[Math.min(d, DEPTH_COLORS.length - 1)];
+
+const data = JSON.parse(document.getElementById('gsd-data')!.textContent!) as GraphViewData;
+const N = data.files.length;
+const paths = data.files.map((f) => f[0]);
+const typeOf = data.files.map((f) => data.types[f[1]]);
+const transitive = data.files.map((f) => f[3]);
+const indexOf = new Map(paths.map((p, i) => [p, i]));
+const maxTransitive = Math.max(1, ...transitive);
+const edgeCount = data.edges.length / 3;
+
+// ------------------------------------------------------------------ the engine's blast radius over the page's edges
+const shimNodes = new Map<string, NodeInfo>();
+const shimIn = new Map<string, EdgeInfo[]>();
+for (let i = 0; i < N; i++) {
+  shimNodes.set(paths[i], { id: paths[i], path: paths[i], type: typeOf[i] as NodeInfo['type'], purpose: data.files[i][4], exports: [], syntaxError: null, skipped: null });
+  shimIn.set(paths[i], []);
+}
+for (let k = 0; k < data.edges.length; k += 3) {
+  const source = paths[data.edges[k]];
+  const target = paths[data.edges[k + 1]];
+  shimIn.get(target)!.push({ source, target, kind: data.kinds[data.edges[k + 2]], names: [], reexports: null });
+}
+const shimReader = {
+  nodes: shimNodes,
+  in: shimIn,
+  lookup(p: string) {
+    const n = shimNodes.get(p);
+    if (!n) throw new Error(`no file ${p}`);
+    return n;
+  },
+} as unknown as IntelReader;
+
+// ------------------------------------------------------------------ folders
+interface Folder {
+  path: string;
+  name: string;
+  parent: Folder | null;
+  folders: Folder[];
+  files: number[];
+  count: number;
+}
+const root: Folder = { path: '', name: data.project, parent: null, folders: [], files: [], count: 0 };
+const folderOf: Folder[] = new Array(N);
+{
+  const byPath = new Map<string, Folder>([['', root]]);
+  const ensure = (p: string): Folder => {
+    const hit = byPath.get(p);
+    if (hit) return hit;
+    const cut = p.lastIndexOf('/');
+    const parent = ensure(cut < 0 ? '' : p.slice(0, cut));
+    const f: Folder = { path: p, name: p.slice(cut + 1), parent, folders: [], files: [], count: 0 };
+    parent.folders.push(f);
+    byPath.set(p, f);
+    return f;
+  };
+  for (let i = 0; i < N; i++) {
+    const cut = paths[i].lastIndexOf('/');
+    ensure(cut < 0 ? '' : paths[i].slice(0, cut)).files.push(i);
+  }
+  // a folder holding only one folder is drawn as one (src/lib/x)
+  const compress = (f: Folder) => {
+    while (f !== root && f.files.length === 0 && f.folders.length === 1) {
+      const only = f.folders[0];
+      f.name = `${f.name}/${only.name}`;
+      f.path = only.path;
+      f.folders = only.folders;
+      f.files = only.files;
+      for (const c of f.folders) c.parent = f;
+    }
+    f.folders.forEach(compress);
+  };
+  compress(root);
+  const fill = (f: Folder): number => {
+    for (const i of f.files) folderOf[i] = f;
+    f.count = f.files.length + f.folders.reduce((n, c) => n + fill(c), 0);
+    f.folders.sort((a, b) => (a.name < b.name ? -1 : 1));
+    return f.count;
+  };
+  fill(root);
+}
+const folderByPath = new Map<string, Folder>();
+(function index(f: Folder) {
+  folderByPath.set(f.path, f);
+  f.folders.forEach(index);
+})(root);
+
+const expanded = new Set<Folder>([root]);
+const isOpen = (f: Folder) => expanded.has(f);
+/** drawn nodes: open folders' boxes, their files, and their closed sub-folders */
+function drawnCount(): number {
+  let n = 0;
+  for (const f of expanded) n += (f === root ? 0 : 1) + f.files.length + f.folders.filter((c) => !isOpen(c)).length;
+  return n;
+}
+/** the drawn node standing for file i: itself, or the outermost closed folder above it */
+function repOf(i: number): string {
+  let rep = `f:${i}`;
+  for (let f: Folder | null = folderOf[i]; f; f = f.parent) if (!isOpen(f)) rep = `c:${f.path}`;
+  return rep;
+}
+function closeFolder(f: Folder) {
+  expanded.delete(f);
+  f.folders.forEach(closeFolder);
+}
+function openLargestFirst(budget: number) {
+  let drawn = drawnCount();
+  const queue = [...root.folders];
+  while (queue.length) {
+    queue.sort((a, b) => b.count - a.count);
+    const f = queue.shift()!;
+    const cost = f.files.length + f.folders.length;
+    if (drawn + cost > budget) continue;
+    expanded.add(f);
+    drawn += cost;
+    queue.push(...f.folders);
+  }
+}
+/** opens the folders above file i (or folder f); past MAX_NODES closes folders not on the way first */
+function reveal(target: Folder): boolean {
+  const chain: Folder[] = [];
+  for (let f: Folder | null = target; f; f = f.parent) chain.push(f);
+  if (chain.every(isOpen)) return false;
+  chain.forEach((f) => expanded.add(f));
+  if (drawnCount() > MAX_NODES) {
+    const keep = new Set(chain);
+    for (const f of [...expanded]) if (!keep.has(f) && f.parent && keep.has(f.parent) && drawnCount() > MAX_NODES) closeFolder(f);
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ drawing
+const fileSize = (i: number) => Math.round(14 + 46 * Math.sqrt(transitive[i] / maxTransitive));
+const clusterSize = (f: Folder) => Math.round(Math.min(130, 34 + 7 * Math.sqrt(f.count)));
+const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+const cy = cytoscape({
+  container: document.getElementById('graph'),
+  minZoom: 0.03,
+  maxZoom: 4,
+  boxSelectionEnabled: false,
+  autoungrabify: false,
+  hideEdgesOnViewport: edgeCount > 4000,
+  textureOnViewport: N > 2000,
+  style: [
+    { selector: 'node', style: { label: 'data(label)', 'font-size': 11, color: '#30363d', 'min-zoomed-font-size': 6, 'text-wrap': 'ellipsis', 'text-max-width': '140px' } },
+    {
+      selector: 'node[kind = "file"]',
+      style: { width: 'data(size)', height: 'data(size)', 'background-color': 'data(color)', 'text-valign': 'bottom', 'text-margin-y': 3, 'border-width': 1, 'border-color': '#ffffff' },
+    },
+    {
+      selector: 'node[kind = "cluster"]',
+      style: {
+        shape: 'round-rectangle',
+        width: 'data(size)',
+        height: 'data(size)',
+        'background-color': '#e3e8ef',
+        'border-width': 1.5,
+        'border-color': '#8b98a9',
+        'text-valign': 'center',
+        'text-wrap': 'wrap',
+        'font-size': 13,
+        'font-weight': 'bold',
+        color: '#3b4656',
+      },
+    },
+    {
+      selector: 'node[kind = "dir"]',
+      style: {
+        shape: 'round-rectangle',
+        'background-color': '#eef1f5',
+        'background-opacity': 0.55,
+        'border-width': 1,
+        'border-color': '#b6c0cc',
+        'text-valign': 'top',
+        'text-halign': 'center',
+        'font-size': 14,
+        'font-weight': 'bold',
+        color: '#4a5667',
+        padding: '14px',
+      },
+    },
+    { selector: 'edge', style: { width: 'data(width)', 'line-color': '#b9c1ca', 'curve-style': 'straight', 'target-arrow-shape': 'triangle', 'target-arrow-color': '#b9c1ca', 'arrow-scale': 0.6, opacity: 0.55 } },
+    { selector: '.dim', style: { opacity: 0.16 } },
+    { selector: 'node.affected', style: { 'background-color': 'data(hl)', 'border-color': '#5a2a00', 'border-width': 1.5, opacity: 1 } },
+    { selector: 'node.cluster-hit', style: { 'border-color': 'data(hl)', 'border-width': 5, opacity: 1 } },
+    { selector: 'node.selected-file', style: { 'background-color': DEPTH_COLORS[0], 'border-color': '#1f2328', 'border-width': 3, opacity: 1, 'z-index': 10, 'font-weight': 'bold' } },
+    { selector: 'edge.hot', style: { 'line-color': '#e07a2f', 'target-arrow-color': '#e07a2f', opacity: 0.9, 'z-index': 5 } },
+    { selector: 'node.found', style: { 'border-color': '#2f6fde', 'border-width': 4 } },
+  ],
+});
+
+let selected: number | null = null;
+let radius: BlastRadius | null = null;
+let depthOf = new Map<number, number>();
+let layoutRuns = 0;
+const layoutMs: number[] = [];
+const separateMs: number[] = [];
+
+/**
+ * Open folders are drawn as boxes side by side, not nested (one level of compound nodes keeps the layout fast and
+ * legible): each box, labelled with the folder's path, holds the folder's own files and its closed sub-folders. An
+ * open folder with nothing of its own to show draws no box.
+ */
+function elements(): cytoscape.ElementDefinition[] {
+  const els: cytoscape.ElementDefinition[] = [];
+  for (const f of expanded) {
+    const closed = f.folders.filter((c) => !isOpen(c));
+    const box = f === root || (f.files.length === 0 && closed.length === 0) ? undefined : `d:${f.path}`;
+    if (box) els.push({ group: 'nodes', data: { id: box, label: `${f.path}/`, kind: 'dir', folder: f.path } });
+    for (const c of closed) els.push({ group: 'nodes', data: { id: `c:${c.path}`, label: `${c.name}/\n${c.count} files`, kind: 'cluster', folder: c.path, size: clusterSize(c), count: c.count, parent: box } });
+    for (const i of f.files) els.push({ group: 'nodes', data: { id: `f:${i}`, label: basename(paths[i]), kind: 'file', file: i, path: paths[i], size: fileSize(i), color: TYPE_COLORS[typeOf[i]] ?? '#888', parent: box } });
+  }
+  const reps = new Array<string>(N);
+  for (let i = 0; i < N; i++) reps[i] = repOf(i);
+  const weights = new Map<string, number>();
+  for (let k = 0; k < data.edges.length; k += 3) {
+    const s = reps[data.edges[k]];
+    const t = reps[data.edges[k + 1]];
+    if (s === t) continue;
+    const key = `${s}>${t}`;
+    weights.set(key, (weights.get(key) ?? 0) + 1);
+  }
+  for (const [key, w] of weights) {
+    const [source, target] = key.split('>');
+    els.push({ group: 'edges', data: { id: `e:${key}`, source, target, weight: w, width: Math.min(6, 0.8 + Math.log2(w)) } });
+  }
+  return els;
+}
+
+/**
+ * Redraws the visible graph and lays it out afresh (fcose's incremental mode, seeded from the old places, let the
+ * folder boxes overlap after a cluster opened: a full layout of a few hundred nodes is as quick and stays clean).
+ */
+function draw(): Promise<void> {
+  cy.batch(() => {
+    cy.elements().remove();
+    cy.add(elements());
+  });
+  const count = cy.nodes().length;
+  layoutRuns++;
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const layout = cy.layout({
+      name: 'fcose',
+      quality: count > 700 ? 'draft' : 'default',
+      randomize: true,
+      animate: false,
+      fit: true,
+      padding: 30,
+      nodeDimensionsIncludeLabels: false,
+      idealEdgeLength: () => 60,
+      nodeRepulsion: () => 6500,
+      nestingFactor: 0.1,
+      gravity: 0.3,
+      gravityRangeCompound: 1.5,
+      gravityCompound: 1.2,
+      numIter: count > 600 ? 1200 : 2500,
+      tile: true,
+      packComponents: false,
+      nodeSeparation: 60,
+      tilingPaddingVertical: 14,
+      tilingPaddingHorizontal: 14,
+    } as cytoscape.LayoutOptions);
+    layout.one('layoutstop', () => {
+      const laid = performance.now();
+      separateBoxes();
+      separateMs.push(Math.round(performance.now() - laid));
+      cy.fit(undefined, 30);
+      layoutMs.push(Math.round(performance.now() - started));
+      applyHighlight();
+      updateNotice();
+      resolve();
+    });
+    layout.run();
+  });
+}
+
+/**
+ * fcose keeps files apart but lets folder boxes overlap a little where many edges pull them together, and where it
+ * packs separate components: push overlapping boxes (and unboxed nodes) apart along the shorter axis, a few rounds.
+ */
+function separateBoxes() {
+  const GAP = 24;
+  const items = (cy.nodes().toArray() as cytoscape.NodeSingular[]).filter((n) => n.isParent() || !n.isChild());
+  // boxes measured once, moved arithmetically, the nodes shifted once at the end
+  const boxes = items.map((n) => {
+    const b = n.boundingBox({ includeLabels: true });
+    return { n, x1: b.x1, x2: b.x2, y1: b.y1, y2: b.y2, dx: 0, dy: 0 };
+  });
+  const move = (b: (typeof boxes)[number], x: number, y: number) => {
+    b.x1 += x;
+    b.x2 += x;
+    b.y1 += y;
+    b.y2 += y;
+    b.dx += x;
+    b.dy += y;
+  };
+  for (let round = 0; round < 60; round++) {
+    let moved = false;
+    for (let a = 0; a < boxes.length; a++) {
+      for (let b = a + 1; b < boxes.length; b++) {
+        const p = boxes[a];
+        const q = boxes[b];
+        const ox = Math.min(p.x2, q.x2) - Math.max(p.x1, q.x1) + GAP;
+        const oy = Math.min(p.y2, q.y2) - Math.max(p.y1, q.y1) + GAP;
+        if (ox <= 0 || oy <= 0) continue;
+        if (ox < oy) {
+          const sign = Math.sign(q.x1 + q.x2 - p.x1 - p.x2) || 1;
+          move(p, (-sign * ox) / 2, 0);
+          move(q, (sign * ox) / 2, 0);
+        } else {
+          const sign = Math.sign(q.y1 + q.y2 - p.y1 - p.y2) || 1;
+          move(p, 0, (-sign * oy) / 2);
+          move(q, 0, (sign * oy) / 2);
+        }
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  cy.batch(() => {
+    for (const b of boxes) if (b.dx || b.dy) (b.n.isParent() ? b.n.children() : b.n).shift({ x: b.dx, y: b.dy });
+  });
+}
+
+// ------------------------------------------------------------------ selection and blast radius
+function applyHighlight() {
+  cy.batch(() => {
+    cy.elements().removeClass('dim affected cluster-hit selected-file hot');
+    cy.nodes('[kind = "cluster"]').forEach((n) => {
+      const f = folderByPath.get(n.data('folder'))!;
+      n.data('label', `${f.name}/\n${f.count} files`);
+    });
+    if (selected === null) return;
+    const clusterHits = new Map<string, { n: number; depth: number }>();
+    for (const [i, d] of depthOf) {
+      const rep = repOf(i);
+      if (rep.startsWith('c:')) {
+        const hit = clusterHits.get(rep) ?? { n: 0, depth: d };
+        hit.n++;
+        hit.depth = Math.min(hit.depth, d);
+        clusterHits.set(rep, hit);
+      }
+    }
+    const lit = new Set<string>();
+    cy.nodes().forEach((n) => {
+      const kind = n.data('kind');
+      if (kind === 'dir') return;
+      if (kind === 'file') {
+        const i = n.data('file') as number;
+        if (i === selected) n.addClass('selected-file');
+        else if (depthOf.has(i)) n.data('hl', depthColor(depthOf.get(i)!)).data('depth', depthOf.get(i)).addClass('affected');
+        else return void n.addClass('dim');
+        lit.add(n.id());
+        return;
+      }
+      const hit = clusterHits.get(n.id());
+      const holdsSelected = repOf(selected!) === n.id();
+      if (hit || holdsSelected) {
+        const f = folderByPath.get(n.data('folder'))!;
+        n.data('hl', depthColor(hit?.depth ?? 0)).addClass('cluster-hit');
+        n.data('label', `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}`);
+        lit.add(n.id());
+      } else n.addClass('dim');
+    });
+    cy.edges().forEach((e) => {
+      if (lit.has(e.source().id()) && lit.has(e.target().id())) e.addClass('hot');
+      else e.addClass('dim');
+    });
+  });
+}
+
+async function selectFile(i: number, options: { reveal?: boolean } = {}) {
+  selected = i;
+  radius = blastRadius(shimReader, paths[i], { maxDepth: 50 });
+  depthOf = new Map();
+  for (const level of radius.byDepth) for (const f of level.files) depthOf.set(indexOf.get(f.path)!, level.depth);
+  renderPanel();
+  if (options.reveal !== false && reveal(folderOf[i])) await draw();
+  else applyHighlight();
+  const node = cy.getElementById(`f:${i}`);
+  const box = cy.extent();
+  const at = node.nonempty() ? node.position() : null;
+  if (at && (at.x < box.x1 || at.x > box.x2 || at.y < box.y1 || at.y > box.y2)) cy.center(node);
+}
+
+function clearSelection() {
+  selected = null;
+  radius = null;
+  depthOf = new Map();
+  applyHighlight();
+  renderPanel();
+}
+
+// ------------------------------------------------------------------ the side panel
+const panel = document.getElementById('panel')!;
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+function fileItem(i: number, note: string, color?: string): string {
+  return `<li data-file="${i}"${color ? ` style="border-left-color:${color}"` : ''} title="${esc(data.files[i][4])}">${esc(paths[i])}<span class="n">${esc(note)}</span></li>`;
+}
+
+function renderPanel() {
+  if (selected === null) {
+    const top = [...paths.keys()].filter((i) => data.files[i][2] > 0).sort((a, b) => transitive[b] - transitive[a] || data.files[b][2] - data.files[a][2]).slice(0, 25);
+    panel.innerHTML =
+      `<h3>Hotspots</h3><p class="muted">Most depended-on files (transitive dependents, then direct). Node size shows the same count. Click a file, a list entry, or search, to see its blast radius.</p>` +
+      `<ul>${top.map((i) => fileItem(i, `${transitive[i]} (${data.files[i][2]} direct)`)).join('')}</ul>` +
+      (top.length ? '' : '<p class="muted">No file has dependents.</p>');
+    return;
+  }
+  const i = selected;
+  const [p, , direct, trans, purpose, exported] = data.files[i];
+  const r = radius!;
+  const all = r.byDepth.flatMap((l) => l.files);
+  const tests = all.filter((f) => f.type === 'test');
+  let html = `<h2 id="sel-path">${esc(p)}</h2><p class="muted">${esc(typeOf[i])} · ${direct} direct, ${trans} transitive dependents</p>`;
+  html += `<h3>Purpose</h3><p class="purpose">${purpose ? esc(purpose) : '<span class="muted">none recorded</span>'}</p>`;
+  if (exported.length) html += `<h3>Exports</h3><p class="chips">${exported.slice(0, 40).map((e) => `<span>${esc(e)}</span>`).join('')}${exported.length > 40 ? ` <span class="muted">+${exported.length - 40}</span>` : ''}</p>`;
+  html += `<h3>Blast radius</h3><p id="br-total">${r.total ? `${r.total} file${r.total === 1 ? '' : 's'} affected, ${r.byDepth.length} level${r.byDepth.length === 1 ? '' : 's'} deep` : 'Nothing depends on this file.'}</p>`;
+  html += `<h3>Affected tests (${tests.length})</h3>${tests.length ? `<ul id="br-tests">${tests.slice(0, LIST_CAP).map((f) => fileItem(indexOf.get(f.path)!, `depth ${f.depth}`, depthColor(f.depth))).join('')}</ul>` : '<p class="muted">none</p>'}`;
+  for (const level of r.byDepth) {
+    html += `<h3>Depth ${level.depth} · ${level.files.length}</h3><ul class="br-depth" data-depth="${level.depth}">${level.files
+      .slice(0, LIST_CAP)
+      .map((f) => fileItem(indexOf.get(f.path)!, `via ${basename(f.via.path)}`, depthColor(level.depth)))
+      .join('')}</ul>${level.files.length > LIST_CAP ? `<p class="muted">+${level.files.length - LIST_CAP} more</p>` : ''}`;
+  }
+  panel.innerHTML = html;
+}
+panel.addEventListener('click', (ev) => {
+  const li = (ev.target as HTMLElement).closest('li[data-file]');
+  if (li) void selectFile(Number(li.getAttribute('data-file')));
+});
+
+// ------------------------------------------------------------------ hover: path and Purpose
+const tip = document.getElementById('tip')!;
+cy.on('mouseover', 'node', (ev) => {
+  const n = ev.target as cytoscape.NodeSingular;
+  const kind = n.data('kind');
+  let html: string;
+  if (kind === 'file') {
+    const i = n.data('file') as number;
+    const d = depthOf.get(i);
+    html = `<b>${esc(paths[i])}</b><br>${esc(data.files[i][4] || '(no purpose recorded)')}<br><i>${data.files[i][2]} direct, ${transitive[i]} transitive dependents${d ? ` · depth ${d} of the blast radius` : ''}</i>`;
+  } else {
+    const f = folderByPath.get(n.data('folder'))!;
+    html = `<b>${esc(f.path || f.name)}/</b><br>${f.count} files · ${kind === 'cluster' ? 'click to open' : 'double-click to close'}`;
+  }
+  tip.innerHTML = html;
+  tip.hidden = false;
+  const e = ev.originalEvent as MouseEvent | undefined;
+  if (e) Object.assign(tip.style, { left: `${Math.min(e.clientX + 14, innerWidth - 440)}px`, top: `${e.clientY + 14}px` });
+});
+cy.on('mouseout', 'node', () => (tip.hidden = true));
+cy.on('tap', 'node[kind = "file"]', (ev) => void selectFile(ev.target.data('file')));
+cy.on('tap', 'node[kind = "cluster"]', (ev) => void openFolder(ev.target.data('folder')));
+cy.on('dbltap', 'node[kind = "dir"]', (ev) => {
+  const f = folderByPath.get(ev.target.data('folder'));
+  if (!f || (selected !== null && isAncestor(f, folderOf[selected]))) return;
+  closeFolder(f);
+  void draw();
+});
+const isAncestor = (a: Folder, b: Folder) => {
+  for (let f: Folder | null = b; f; f = f.parent) if (f === a) return true;
+  return false;
+};
+
+async function openFolder(folderPath: string) {
+  const f = folderByPath.get(folderPath);
+  if (!f || isOpen(f)) return;
+  reveal(f);
+  await draw();
+}
+
+// ------------------------------------------------------------------ search
+const input = document.getElementById('search') as HTMLInputElement;
+const results = document.getElementById('results') as HTMLOListElement;
+let hits: Array<{ i: number; why: string }> = [];
+let active = 0;
+function search(q: string): Array<{ i: number; why: string }> {
+  const query = q.trim();
+  if (!query) return [];
+  const lower = query.toLowerCase();
+  const scored: Array<{ i: number; why: string; score: number }> = [];
+  for (let i = 0; i < N; i++) {
+    const p = paths[i].toLowerCase();
+    let score = 99;
+    let why = '';
+    for (const e of data.files[i][5]) {
+      const el = e.toLowerCase();
+      const s = e === query ? 0 : el === lower ? 1 : el.startsWith(lower) ? 3 : el.includes(lower) ? 6 : 99;
+      if (s < score) {
+        score = s;
+        why = `exports ${e}`;
+      }
+    }
+    const b = basename(p);
+    const ps = b === lower || b.replace(/\.[^.]+$/, '') === lower ? 1 : b.startsWith(lower) ? 2 : p.includes(lower) ? 4 : 99;
+    if (ps < score) {
+      score = ps;
+      why = '';
+    }
+    if (score < 99) scored.push({ i, why, score });
+  }
+  scored.sort((a, b) => a.score - b.score || transitive[b.i] - transitive[a.i] || paths[a.i].length - paths[b.i].length);
+  return scored.slice(0, 20);
+}
+function showResults() {
+  results.innerHTML = hits.length
+    ? hits.map((h, k) => `<li data-file="${h.i}" class="${k === active ? 'active' : ''}">${esc(paths[h.i])}${h.why ? `<small>${esc(h.why)}</small>` : ''}</li>`).join('')
+    : '<li class="none"><small>no file or exported symbol matches</small></li>';
+  results.hidden = !input.value.trim();
+}
+function pick(i: number) {
+  results.hidden = true;
+  input.blur();
+  void selectFile(i);
+}
+input.addEventListener('input', () => {
+  hits = search(input.value);
+  active = 0;
+  showResults();
+});
+input.addEventListener('keydown', (ev) => {
+  if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+    active = Math.max(0, Math.min(hits.length - 1, active + (ev.key === 'ArrowDown' ? 1 : -1)));
+    showResults();
+    ev.preventDefault();
+  } else if (ev.key === 'Enter' && hits[active]) pick(hits[active].i);
+  else if (ev.key === 'Escape') results.hidden = true;
+});
+results.addEventListener('mousedown', (ev) => {
+  const li = (ev.target as HTMLElement).closest('li[data-file]');
+  if (li) {
+    ev.preventDefault();
+    pick(Number(li.getAttribute('data-file')));
+  }
+});
+input.addEventListener('blur', () => setTimeout(() => (results.hidden = true), 150));
+
+// ------------------------------------------------------------------ header, notice, legend, buttons
+const folderTotal = folderByPath.size - 1;
+document.getElementById('stats')!.textContent = `${N.toLocaleString('en')} files · ${edgeCount.toLocaleString('en')} imports · ${folderTotal.toLocaleString('en')} folders`;
+const notice = document.getElementById('notice')!;
+function updateNotice() {
+  const closed = cy.nodes('[kind = "cluster"]').length;
+  notice.hidden = closed === 0;
+  notice.id = 'notice';
+  notice.textContent = closed
+    ? `Too large to draw whole: ${N.toLocaleString('en')} files, so folders are drawn as clusters (${closed} closed, ${cy.nodes('[kind = "file"]').length} files shown). Click a cluster to open it; double-click an open folder to close it.`
+    : '';
+}
+document.getElementById('legend')!.innerHTML =
+  Object.entries(TYPE_COLORS)
+    .map(([t, c]) => `<i style="background:${c}"></i>${t}`)
+    .join('') +
+  ` &nbsp;│&nbsp; blast radius: <i style="background:${DEPTH_COLORS[0]}"></i>file` +
+  DEPTH_COLORS.slice(1)
+    .map((c, d) => `<i style="background:${c}"></i>${d + 1}${d + 1 === DEPTH_COLORS.length - 1 ? '+' : ''}`)
+    .join('');
+document.getElementById('fit')!.addEventListener('click', () => cy.fit(undefined, 30));
+document.getElementById('clear')!.addEventListener('click', clearSelection);
+document.getElementById('collapse')!.addEventListener('click', () => {
+  root.folders.forEach(closeFolder);
+  if (selected !== null) reveal(folderOf[selected]);
+  void draw();
+});
+
+// ------------------------------------------------------------------ start
+declare global {
+  interface Window {
+    gsdView: unknown;
+  }
+}
+const api = {
+  cy,
+  ready: false,
+  selectFile: (p: string) => {
+    const i = indexOf.get(p);
+    if (i === undefined) throw new Error(`no file ${p} on this page`);
+    return selectFile(i);
+  },
+  openFolder,
+  search: (q: string) => search(q).map((h) => paths[h.i]),
+  /** what is drawn: files and their highlight (depth 0 = the selected file) */
+  highlighted: () =>
+    cy
+      .nodes('[kind = "file"]')
+      .filter((n) => n.hasClass('affected') || n.hasClass('selected-file'))
+      .map((n) => ({ path: n.data('path') as string, depth: n.hasClass('selected-file') ? 0 : (n.data('depth') as number) })),
+  /** closed folders marked as holding part of the blast radius */
+  hitClusters: () => cy.nodes('.cluster-hit').map((n) => n.data('folder') as string),
+  clusters: () => cy.nodes('[kind = "cluster"]').map((n) => ({ folder: n.data('folder') as string, count: n.data('count') as number })),
+  drawnFiles: () => cy.nodes('[kind = "file"]').map((n) => n.data('path') as string),
+  layoutRuns: () => layoutRuns,
+  /** milliseconds of each layout run, for bench/graph-view.mjs */
+  layoutMs: () => layoutMs.slice(),
+  separateMs: () => separateMs.slice(),
+};
+window.gsdView = api;
+
+openLargestFirst(INITIAL_NODES);
+// a focused file's folders open before the first layout, so that one layout runs
+if (data.focus >= 0) reveal(folderOf[data.focus]);
+renderPanel();
+void draw().then(async () => {
+  if (data.focus >= 0) await selectFile(data.focus, { reveal: false });
+  api.ready = true;
+  document.body.dataset.ready = '1';
+});

@@ -1,0 +1,4 @@
+declare module 'cytoscape-fcose' {
+  const ext: import('cytoscape').Ext;
+  export default ext;
+}
