@@ -15,7 +15,6 @@ import { appendJournal, buildIntel } from '../../engine/src/index.js';
 import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 import { repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
-import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 
 const RUNTIME = path.join(repoRoot, 'dist', 'runtime');
 
