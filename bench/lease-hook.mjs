@@ -44,9 +44,10 @@ runMain(async () => {
   const bare = make();
   const busy = make();
   const store = new engine.StateStore(busy);
+  const { issueLease } = await engine.loadLeaseIssuer();
   await store.update((s) => {
-    for (let i = 0; i < opts.leases - 1; i++) engine.issueLease(s, { taskId: `t-${i}`, scope: [`pkg/${i}/**`, `docs/${i}/*.md`], holder: 'other', session: 'other', ttlMinutes: 600 }, Date.now());
-    engine.issueLease(s, { taskId: 'leased-task', scope: ['src/leased/**'], holder: 'other', session: 'other', ttlMinutes: 600 }, Date.now());
+    for (let i = 0; i < opts.leases - 1; i++) issueLease(s, { taskId: `t-${i}`, scope: [`pkg/${i}/**`, `docs/${i}/*.md`], holder: 'other', session: 'other', ttlMinutes: 600 }, Date.now());
+    issueLease(s, { taskId: 'leased-task', scope: ['src/leased/**'], holder: 'other', session: 'other', ttlMinutes: 600 }, Date.now());
     for (let i = 0; i < opts['kv-kb']; i++) engine.setPath(s.kv, `big.k${i}`, 'x'.repeat(1000));
   });
   const stateBytes = fs.statSync(path.join(busy, '.planning', 'gsd-state.json')).size;

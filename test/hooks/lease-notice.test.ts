@@ -4,10 +4,11 @@
  * silent for the session's own leases, returned or expired leases, files outside every lease and tools that do not write.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { StateStore, issueLease } from '../../engine/src/index.js';
+import { StateStore } from '../../engine/src/index.js';
+import { issueLease } from '../../engine/src/planning/lease-issue.js';
 import { HOOKS, payload, runHookProcess, waitForWorkers } from '../helpers/hooks.js';
 import { startServer, type Session } from '../helpers/mcp.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
@@ -52,6 +53,21 @@ describe('hooks: PostToolUse lease notice', () => {
     assert.equal(await edit(root, 'src/other.ts'), null);
     const read = await runHookProcess(HOOKS.postToolUse, { ...payload.edit(root, path.join(root, 'src/auth/login.ts'), 'a', 'b', 'a\n'), tool_name: 'Read' }, { cwd: root });
     assert.equal(read.stdout, '');
+  });
+
+  it('reads leases past the first 64 KB, and a file in another key order whole', async () => {
+    const store = new StateStore(root);
+    const state = (await store.read()).state;
+    const big = { ...state, leases: [...state.leases] };
+    for (let i = 0; i < 300; i++) big.leases.push({ ...state.leases[0], id: `L-${String(i).padStart(12, '0')}`, taskId: `filler-${i}`, patterns: [{ source: `^nothing/${i}$`, flags: '' }] });
+    const file = path.join(root, '.planning', 'gsd-state.json');
+    const original = readFileSync(file, 'utf8');
+    const { version, leases, kv, ...rest } = big;
+    writeFileSync(file, JSON.stringify({ version, leases: [...leases.slice(1), leases[0]], kv, ...rest }));
+    assert.match((await edit(root, 'src/auth/login.ts'))!.hookSpecificOutput.additionalContext, /task 03-02/, 'the covering lease is the last of 301');
+    writeFileSync(file, JSON.stringify({ kv: { ...kv, pad: 'x'.repeat(100_000) }, version, leases, ...rest }));
+    assert.match((await edit(root, 'src/auth/login.ts'))!.hookSpecificOutput.additionalContext, /task 03-02/, 'leases not first: the whole file is read');
+    writeFileSync(file, original);
   });
 
   it('stays silent once the lease is returned or expired, and a broken state file never breaks the hook', async () => {

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { scopeOverlap, type GsdState } from '../../engine/src/index.js';
+import type { GsdState } from '../../engine/src/index.js';
+import { scopeOverlap } from '../../engine/src/planning/lease-issue.js';
 import { startServer } from '../helpers/mcp.js';
 import { cleanupProjects, tempProject } from '../helpers/project.js';
 

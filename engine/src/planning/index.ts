@@ -18,7 +18,13 @@ export {
   type UpdateResult,
   type StoreOptions,
 } from './state-store.js';
-export { issueLease, renewLease, returnLease, activeLeases, isActive, leaseStatus, normalizeScope, scopeOverlap, compilePatterns, type IssueInput } from './leases.js';
+export { renewLease, returnLease, activeLeases, isActive, leaseStatus, normalizeScope } from './leases.js';
+export type { IssueInput } from './lease-issue.js';
+
+/** `issueLease` and the scope-overlap functions: loaded on first use, so starting the server never loads picomatch. */
+export function loadLeaseIssuer(): Promise<typeof import('./lease-issue.js')> {
+  return import('./lease-issue.js');
+}
 export {
   DEFAULT_SPAWN_RULES,
   flattenRule,

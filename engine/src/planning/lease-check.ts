@@ -8,8 +8,9 @@
  * the Claude Code session when it knows it, and `/gsd:execute-phase` passes `holder: ${CLAUDE_SESSION_ID}`);
  * every other active lease covering the file is reported.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface CoveringLease {
   id: string;
@@ -28,8 +29,10 @@ interface StoredLease extends CoveringLease {
  * The text of the `leases` array when the file starts with it (the store writes `{"version":1,"leases":[…],…}`), so
  * a big key-value state or history costs the hook nothing; null otherwise (then the whole file is parsed).
  */
+const LEASES_HEAD = /^\{"version":\d+,"leases":\[/;
+
 export function leasesSlice(text: string): string | null {
-  const head = /^\{"version":\d+,"leases":\[/.exec(text);
+  const head = LEASES_HEAD.exec(text);
   if (!head) return null;
   const start = head[0].length - 1;
   let depth = 0;
@@ -49,14 +52,36 @@ export function leasesSlice(text: string): string | null {
   return null;
 }
 
+const CHUNK = 64 * 1024;
+
+/** Reads the state file only as far as its `leases` array (the store writes it first); the whole file otherwise. */
+function readLeases(file: string): { text: string; slice: string | null } {
+  const fd = openSync(file, 'r');
+  try {
+    const decoder = new StringDecoder('utf8');
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let text = '';
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, CHUNK, pos);
+      if (n === 0) return { text: text + decoder.end(), slice: null };
+      pos += n;
+      text += decoder.write(buf.subarray(0, n));
+      if (text.length >= 32 && !LEASES_HEAD.test(text)) return { text: readFileSync(file, 'utf8'), slice: null };
+      const slice = leasesSlice(text);
+      if (slice !== null) return { text, slice };
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Active leases of other sessions whose scope covers `file` (absolute, inside `root`). Never throws. */
 export function leasesCovering(root: string, file: string, session: string | undefined, now: number = Date.now()): CoveringLease[] {
   const rel = path.relative(root, file).split(path.sep).join('/');
   if (!rel || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) return [];
   let leases: StoredLease[];
   try {
-    const text = readFileSync(path.join(root, '.planning', 'gsd-state.json'), 'utf8');
-    const slice = leasesSlice(text);
+    const { text, slice } = readLeases(path.join(root, '.planning', 'gsd-state.json'));
     const value = slice !== null ? (JSON.parse(slice) as unknown) : (JSON.parse(text) as { leases?: unknown } | null)?.leases;
     if (!Array.isArray(value)) return [];
     leases = value as StoredLease[];

@@ -1,7 +1,7 @@
 /** `lease`: timed execution leases on a task's file scope (engine/src/planning/leases.ts). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { issueLease, leaseStatus, readPlanningConfig, renewLease, returnLease, type Lease } from '../../../engine/src/index.js';
+import { leaseStatus, loadLeaseIssuer, readPlanningConfig, renewLease, returnLease, type Lease } from '../../../engine/src/index.js';
 import type { ServerContext } from '../context.js';
 import { answer, holderOf, indexedFiles, planning, PLANNING_OUTPUT, sessionOf, stateStore, WRITES_ADDITIVE } from '../planning.js';
 import { ToolInputError } from '../result.js';
@@ -69,6 +69,7 @@ export function registerLeaseTool(server: McpServer, ctx: ServerContext) {
             if (!args.taskId) throw new ToolInputError('issue needs taskId', 'The id of the task (e.g. the plan id 02-01).');
             const minutes = ttl();
             const indexed = await indexedFiles(project);
+            const { issueLease } = await loadLeaseIssuer();
             const { result, notice } = await store.update((s) =>
               issueLease(s, { taskId: args.taskId!, scope: args.scope, holder: holderOf(ctx, args.holder), session: sessionOf(ctx), ttlMinutes: minutes, indexedFiles: indexed.files }, Date.now()),
             );

@@ -13,12 +13,12 @@ import {
   registerSkill,
   bindSkill,
   resolveSpawnPlan,
-  scopeOverlap,
   setPath,
   skippedStages,
   normalizeScope,
   type SpawnRule,
 } from '../../../engine/src/index.js';
+import { scopeOverlap } from '../../../engine/src/planning/lease-issue.js';
 
 const rule = (r: Partial<SpawnRule>): SpawnRule => ({ before: [], beforeParallel: [], main: [], after: [], afterParallel: [], notes: '', ...r });
 const compact = (steps: ReturnType<typeof flattenRule>) => steps.map((s) => `${s.order}:${s.stage}:${s.mode}:${s.agent}`);

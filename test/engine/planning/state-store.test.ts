@@ -12,7 +12,6 @@ import {
   StateVersionError,
   completeItem,
   enqueuePlan,
-  issueLease,
   returnLease,
   setPath,
   statePaths,
@@ -20,6 +19,7 @@ import {
   leasesSlice,
   serializeState,
 } from '../../../engine/src/index.js';
+import { issueLease } from '../../../engine/src/planning/lease-issue.js';
 import { cleanupProjects, tempProject } from '../../helpers/project.js';
 
 after(cleanupProjects);
