@@ -20,6 +20,5 @@ export {
 } from './sqlite.js';
 export type { GraphDb, GraphPatch } from './sqlite.js';
 export { encodeGraphFile } from './sqlite-file.js';
-export { encodeGraphFileWasm } from './graph-file-wasm.js';
 export { renderEntity, readEntityPurpose, renderSummary, purposeHash, normalizePurpose, yamlString, LIST_CAP } from './markdown.js';
 export type { EntityView, EntityLink, ManualPurpose, SummaryView, SummaryHotspot, Conventions } from './markdown.js';

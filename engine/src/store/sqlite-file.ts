@@ -459,8 +459,8 @@ export const ROWIDS = Symbol('rowids');
 export type Column = readonly Value[] | typeof ROWIDS;
 
 /**
- * What lays out a new database's b-trees, page after page: the JavaScript writer below, or the WebAssembly one
- * (graph-file-wasm.ts, the same steps in AssemblyScript). layoutGraphFile decides what goes in, in which order.
+ * What lays out a new database's b-trees, page after page (jsTreeWriter below). layoutGraphFile decides what goes
+ * in, in which order.
  * Records come as columns (`rows` values each): cheaper to hand over than an array per row.
  */
 export interface TreeWriter {

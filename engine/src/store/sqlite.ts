@@ -12,7 +12,6 @@ import { STORE_FORMAT_VERSION } from '../version.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { DDL_STATEMENTS, META_KEYS } from './schema.js';
 import { encodeGraphFile } from './sqlite-file.js';
-import { encodeGraphFileWasm } from './graph-file-wasm.js';
 
 const TABLE_DDL = DDL_STATEMENTS.filter((d) => !d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
 const INDEX_DDL = DDL_STATEMENTS.filter((d) => d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
@@ -341,9 +340,8 @@ export async function encodeGraphDbWithSqlJs(rows: GraphRows, meta: StoreMeta): 
  * SQLite, no sql.js to load); rows that need SQLite's own handling go through sql.js.
  */
 export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMeta): Promise<void> {
-  // the WebAssembly layout, else the JavaScript one (the same bytes), else sql.js for rows that need SQLite
-  const laidOut = encodeGraphFileWasm(rows, meta);
-  const bytes = (laidOut === undefined ? encodeGraphFile(rows, meta) : laidOut) ?? (await encodeGraphDbWithSqlJs(rows, meta));
+  // the file laid out directly, else sql.js for rows that need SQLite
+  const bytes = encodeGraphFile(rows, meta) ?? (await encodeGraphDbWithSqlJs(rows, meta));
   // atomic but not fsynced, as a patch is: graph.db is rebuilt from index.json whenever it cannot be read
   await writeFileAtomic(file, bytes, { durable: false });
 }
