@@ -115,3 +115,58 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
     throw err;
   }
 }
+
+/** Writes all of `bytes` to `fd` at `position` (or at the file's current offset when null). */
+export function writeFully(fd: number, bytes: Uint8Array, position: number | null = null): void {
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at, position === null ? null : position + at);
+}
+
+/**
+ * A file written beside its target under a temp name, not in place yet: commit() renames it over the target (a
+ * rename needs no space), discard() removes it. A full build stages every artefact first, so running out of disk
+ * or memory on the way leaves the previous ones untouched.
+ */
+export interface StagedFile {
+  readonly file: string;
+  commit(): void;
+  discard(): void;
+}
+
+/** Stages `file` with what `write` writes into the temp file's descriptor (not fsynced: for derived files). */
+export function stageFile(file: string, write: (fd: number) => void): StagedFile {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const mode = existingModeSync(file);
+  const tmp = tempPathFor(file);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'wx', mode ?? 0o666);
+    if (mode !== null) fs.fchmodSync(fd, mode);
+    write(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+  } catch (err) {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failing */
+      }
+    }
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  let open = true;
+  return {
+    file,
+    commit() {
+      if (!open) return;
+      fs.renameSync(tmp, file);
+      open = false;
+    },
+    discard() {
+      if (!open) return;
+      open = false;
+      fs.rmSync(tmp, { force: true });
+    },
+  };
+}
