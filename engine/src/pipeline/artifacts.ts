@@ -143,6 +143,29 @@ function entityFolderListing(dir: string): string[] | null {
   }
 }
 
+/** `.<name>.<pid>.<hex>.tmp`: a temp file or staging folder (atomic-write.ts, page-writer.ts). */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what a build or update that died on the way (killed, out of memory) left in `dir`: temp files and staging
+ * folders of processes that are gone. Called under the lock, so no live writer of this project owns them.
+ */
+function removeStaleTemps(dir: string, names: string[]): void {
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
 /** What a page says, its `updated:` stamp aside, as a digest: a rebuild compares pages without holding them all. */
 const pageDigest = (text: string): string => sha1Hex(text.replace(UPDATED_LINE, ''));
 
@@ -171,9 +194,11 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
   const lap = perfMark();
   /** digests of the pages on disk (read once, for manual purposes): pages whose content did not change are left alone */
   const existing = new Map<string, string>();
-  const listing = entityFolderListing(paths.entities);
-  const onDisk = new Set(listing ?? []);
   mkdirSync(path.dirname(paths.entities), { recursive: true });
+  removeStaleTemps(paths.dir, readdirSync(paths.dir));
+  const listing = entityFolderListing(paths.entities);
+  if (listing) removeStaleTemps(paths.entities, listing);
+  const onDisk = new Set(listing ?? []);
   const staged: StagedFile[] = [];
   const keep = new Set<string>();
   let pages: PageStage | undefined;

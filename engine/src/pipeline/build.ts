@@ -9,7 +9,7 @@ import { withLock } from '../store/index.js';
 import type { FileRecord, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
 import { perfMark } from '../perf.js';
-import { writeAllArtifacts } from './artifacts.js';
+import { BuildWriteError, writeAllArtifacts } from './artifacts.js';
 import { configFileStamps, resolverFor, type ProjectState } from './project-state.js';
 
 export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'write';
@@ -41,7 +41,14 @@ export interface BuildReport {
 export async function buildIntel(root: string, options: BuildOptions = {}): Promise<BuildReport> {
   const paths = intelPaths(root);
   mkdirSync(paths.dir, { recursive: true });
-  return withLock(paths.lock, () => buildUnlocked(root, options), { timeoutMs: 120_000 });
+  try {
+    return await withLock(paths.lock, () => buildUnlocked(root, options), { timeoutMs: 120_000 });
+  } catch (error) {
+    // a full disk may show before the artefacts are written (the lock file): the same clear error, nothing replaced
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new BuildWriteError(paths.dir, error);
+    throw error;
+  }
 }
 
 export async function buildUnlocked(root: string, options: BuildOptions = {}): Promise<BuildReport> {
