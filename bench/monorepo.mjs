@@ -133,7 +133,8 @@ async function waitForWorker(root, capMs = 600_000) {
 }
 
 function hook(script, payload) {
-  const r = spawnSync(process.execPath, [script], { input: JSON.stringify(payload), encoding: 'utf8', maxBuffer: 16 << 20 });
+  // GSD_HOOK_DEBUG=1: the worker the hook starts logs each drain's engine time to hook.log
+  const r = spawnSync(process.execPath, [script], { input: JSON.stringify(payload), encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, GSD_HOOK_DEBUG: '1' } });
   if (r.status !== 0) throw new Error(`${path.basename(script)} exited ${r.status}: ${r.stderr}`);
   return r;
 }

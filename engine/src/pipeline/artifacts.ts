@@ -209,7 +209,8 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
     edges = edgeIndex(state.records);
     lap('write: edge index');
     pages = new PageStage(paths.entities, listing === null);
-    for (const r of state.records.values()) {
+    // intel.entityPages false: no pages (a rebuild removes the ones there are)
+    for (const r of state.config.entityPages ? state.records.values() : []) {
       keep.add(`${r.id}.md`);
       const text = entityText(state, r, edges, builtAt);
       const old = existing.get(r.id);
@@ -273,7 +274,7 @@ export async function writeDeltaArtifacts(
       changed.add(p);
     }
     const old = before.get(p);
-    if (touchedNeighbours.has(p) || !old || entityFacts(old) !== entityFacts(after)) entityPaths.add(p);
+    if (state.config.entityPages && (touchedNeighbours.has(p) || !old || entityFacts(old) !== entityFacts(after))) entityPaths.add(p);
   }
   const removeIds = [...changed].map((p) => state.records.get(p)?.id).filter((id): id is string => Boolean(id));
   for (const r of removed.values()) removeIds.push(r.id);
