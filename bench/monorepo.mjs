@@ -57,7 +57,6 @@ const SPEC = {
 const EXCLUDED_DIRS = new Set(['node_modules', 'dist', 'build', 'out', 'coverage', '.next', '.nuxt', '.svelte-kit', '.turbo', '.cache', '.output', '.vercel', '.yarn']);
 const indexable = (rel) => isSourcePath(rel) && !rel.endsWith('.min.js') && !rel.split('/').slice(0, -1).some((d) => EXCLUDED_DIRS.has(d));
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Generates the tree of `n` source files; returns its root. */
 export function generateMonorepo(n, { keep = false } = {}) {
@@ -107,31 +106,6 @@ export function generateMonorepo(n, { keep = false } = {}) {
   return root;
 }
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits until the worker is gone and the journal empty. */
-async function waitForWorker(root, capMs = 600_000) {
-  const t0 = Date.now();
-  const dir = path.join(root, '.planning', 'intel');
-  for (;;) {
-    let pid = null;
-    try {
-      pid = Number.parseInt(fs.readFileSync(path.join(dir, 'worker.pid'), 'utf8'), 10) || null;
-    } catch {}
-    const pending = fs.readdirSync(dir).some((f) => f.startsWith('journal.jsonl') && (f.endsWith('.draining') || fs.statSync(path.join(dir, f)).size > 0));
-    const running = pid !== null && alive(pid);
-    if (!running && !pending) return;
-    if (Date.now() - t0 > capMs) throw new Error(`worker still busy after ${capMs} ms`);
-    await sleep(10);
-  }
-}
 
 function hook(script, payload) {
   // GSD_HOOK_DEBUG=1: the worker the hook starts logs each drain's engine time to hook.log

@@ -76,20 +76,41 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   }
 }
 
-/** Synchronous twin of {@link writeFileAtomic} (for hooks and exit paths that cannot await). */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
+/**
+ * Writes a sibling temp file of `file` (with the mode of an existing `file`) through `write`, fsynced when `durable`;
+ * returns its path. On a failure the temp file is removed and the error thrown.
+ */
+function writeTempSync(file: string, write: (fd: number) => void, durable: boolean): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const mode = existingModeSync(file);
   const tmp = tempPathFor(file);
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, 'wx', mode ?? 0o666);
     if (mode !== null) fs.fchmodSync(fd, mode);
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
+    write(fd);
+    if (durable) fs.fsyncSync(fd);
     fs.closeSync(fd);
-    fd = undefined;
+    return tmp;
+  } catch (err) {
+    try {
+      if (fd !== undefined) fs.closeSync(fd);
+    } catch {
+      /* already failing */
+    }
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* already failing */
+    }
+    throw err;
+  }
+}
+
+/** Synchronous twin of {@link writeFileAtomic} (for hooks and exit paths that cannot await). */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const tmp = writeTempSync(file, (fd) => fs.writeFileSync(fd, data), true);
+  try {
     for (let attempt = 0; ; attempt++) {
       try {
         fs.renameSync(tmp, file);
@@ -100,13 +121,6 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
       }
     }
   } catch (err) {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        /* already failing */
-      }
-    }
     try {
       fs.rmSync(tmp, { force: true });
     } catch {
@@ -134,27 +148,7 @@ export interface StagedFile {
 
 /** Stages `file` with what `write` writes into the temp file's descriptor (not fsynced: for derived files). */
 export function stageFile(file: string, write: (fd: number) => void): StagedFile {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const mode = existingModeSync(file);
-  const tmp = tempPathFor(file);
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(tmp, 'wx', mode ?? 0o666);
-    if (mode !== null) fs.fchmodSync(fd, mode);
-    write(fd);
-    fs.closeSync(fd);
-    fd = undefined;
-  } catch (err) {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        /* already failing */
-      }
-    }
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  const tmp = writeTempSync(file, write, false);
   let open = true;
   return {
     file,
