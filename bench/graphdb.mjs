@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// graph.db writers: the full build's own layout (engine/src/store/sqlite-file.ts: its WebAssembly writer, what a
-// build runs, and its JavaScript writer) against sql.js (the reference),
+// graph.db writers: the full build's own layout (engine/src/store/sqlite-file.ts) against sql.js (the reference),
 // on the same rows, each in fresh child processes so that the first call pays its JIT warm-up as a build does.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,16 +12,15 @@ import { loadResult, saveResult, writeResultsSection } from './lib/write-results
 
 const START = '<!-- graphdb:start -->';
 const END = '<!-- graphdb:end -->';
-const WRITERS = ['wasm', 'ours', 'sqljs'];
-const WRITER_NAMES = { wasm: 'WebAssembly layout (graph-file-wasm.ts, what a build runs)', ours: 'JavaScript layout (sqlite-file.ts)', sqljs: 'sql.js (reference)' };
+const WRITERS = ['ours', 'sqljs'];
+const WRITER_NAMES = { ours: 'our layout (sqlite-file.ts, what a build runs)', sqljs: 'sql.js (reference)' };
 
 const USAGE = `
 Usage: node bench/graphdb.mjs [options]
 
 graph.db writers. Builds the corpus's intel once (bench/.work/graphdb/<corpus>), takes graph.db's rows from its
-index.json, then per round spawns one child per writer (order alternating) that encodes the same rows: "wasm" =
-encodeGraphFileWasm (the SQLite file laid out by WebAssembly, what a full build uses), "ours" = encodeGraphFile (the
-same layout in JavaScript, its reference: the same bytes), "sqljs" = encodeGraphDbWithSqlJs (the
+index.json, then per round spawns one child per writer (order alternating) that encodes the same rows: "ours" =
+encodeGraphFile (the SQLite file laid out directly, what a full build uses), "sqljs" = encodeGraphDbWithSqlJs (the
 reference; includes loading and compiling sql.js's wasm, as a build that used it paid). Each child times its first
 call (cold, as in a build) and then --warm more calls (median). The parent checks that SQLite reads both files the
 same (integrity_check, same rows in every table). Needs \`npm run build\`.`;
@@ -49,12 +47,7 @@ async function rowsOfIntel(dir) {
 async function child(writer, dir, warm) {
   const { rows, meta } = await rowsOfIntel(dir);
   const t0 = performance.now();
-  const encode =
-    writer === 'wasm'
-      ? (await dist('store/graph-file-wasm.js')).encodeGraphFileWasm
-      : writer === 'ours'
-        ? (await dist('store/sqlite-file.js')).encodeGraphFile
-        : (await dist('store/sqlite.js')).encodeGraphDbWithSqlJs;
+  const encode = writer === 'ours' ? (await dist('store/sqlite-file.js')).encodeGraphFile : (await dist('store/sqlite.js')).encodeGraphDbWithSqlJs;
   let bytes = await encode(rows, meta);
   const cold = performance.now() - t0;
   const times = [];
@@ -72,13 +65,11 @@ function timeChild(writer, dir, warm) {
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
-/** The writers' files for the same rows: WebAssembly = JavaScript byte for byte; read back with sql.js: same rows everywhere, integrity_check ok. */
+/** The writers' files for the same rows, read back with sql.js: same rows everywhere, integrity_check ok. */
 async function sameDatabase(rows, meta) {
-  const [{ encodeGraphFile }, { encodeGraphFileWasm }, { encodeGraphDbWithSqlJs, loadSqlJs }] = await Promise.all([dist('store/sqlite-file.js'), dist('store/graph-file-wasm.js'), dist('store/sqlite.js')]);
+  const [{ encodeGraphFile }, { encodeGraphDbWithSqlJs, loadSqlJs }] = await Promise.all([dist('store/sqlite-file.js'), dist('store/sqlite.js')]);
   const SQL = await loadSqlJs();
   const ours = encodeGraphFile(rows, meta);
-  const wasm = encodeGraphFileWasm(rows, meta);
-  const wasmSame = Boolean(wasm && wasm.equals(ours));
   const a = new SQL.Database(ours);
   const b = new SQL.Database(await encodeGraphDbWithSqlJs(rows, meta));
   const q = (db, sql) => JSON.stringify(db.exec(sql)[0]?.values ?? []);
@@ -87,7 +78,7 @@ async function sameDatabase(rows, meta) {
   const integrity = q(a, 'PRAGMA integrity_check');
   a.close();
   b.close();
-  return { differing, integrityOk: integrity === '[["ok"]]', wasmSame };
+  return { differing, integrityOk: integrity === '[["ok"]]' };
 }
 
 function renderSection(r) {
@@ -102,14 +93,14 @@ function renderSection(r) {
   L.push(
     `- Method: ${r.runs} rounds; per round one child process per writer, the order alternating. A child times its first call (cold: the JIT warms up during it, as in a one-shot build; for sql.js this includes importing sql.js and compiling its wasm, which a build that used it paid too) and then ${r.warm} more calls (warm, median).`,
   );
-  L.push(`- Same database: ${r.check.integrityOk ? 'PRAGMA integrity_check ok on ours' : '**integrity_check FAILED**'}; schema and every table's rows ${r.check.differing.length === 0 ? 'identical' : `**differ: ${r.check.differing.join('; ')}**`} (read back with sql.js); the WebAssembly layout's file ${r.check.wasmSame ? 'is byte for byte the JavaScript layout\'s' : '**differs from the JavaScript layout\'s**'}.`, '');
+  L.push(`- Same database: ${r.check.integrityOk ? 'PRAGMA integrity_check ok on ours' : '**integrity_check FAILED**'}; schema and every table's rows ${r.check.differing.length === 0 ? 'identical' : `**differ: ${r.check.differing.join('; ')}**`} (read back with sql.js).`, '');
   L.push('| writer | cold ms median (min–max) | warm ms median | file bytes |', '| --- | ---: | ---: | ---: |');
   for (const w of WRITERS) {
     const s = r.samples[w];
     L.push(`| ${WRITER_NAMES[w]} | ${ms(median(s.cold))} (${ms(min(s.cold))}–${ms(max(s.cold))}) | ${ms(median(s.warm))} | ${s.bytes} |`);
   }
   const ratio = (a, b, k) => (median(r.samples[a][k]) / median(r.samples[b][k])).toFixed(2);
-  L.push('', `Cold ratio WebAssembly / JavaScript layout: **${ratio('wasm', 'ours', 'cold')}**, WebAssembly / sql.js: **${ratio('wasm', 'sqljs', 'cold')}**, JavaScript layout / sql.js: ${ratio('ours', 'sqljs', 'cold')}; warm: ${ratio('wasm', 'ours', 'warm')}, ${ratio('wasm', 'sqljs', 'warm')}, ${ratio('ours', 'sqljs', 'warm')}.`, '', END);
+  L.push('', `Cold ratio our layout / sql.js: **${ratio('ours', 'sqljs', 'cold')}**; warm: ${ratio('ours', 'sqljs', 'warm')}.`, '', END);
   return L.join('\n');
 }
 
@@ -138,7 +129,7 @@ async function main() {
       samples[w].warm.push(...r.warm);
       samples[w].bytes = r.bytes;
     }
-    log(`graphdb: round ${run + 1}/${opts.runs}: wasm ${samples.wasm.cold.at(-1).toFixed(1)} ms, js ${samples.ours.cold.at(-1).toFixed(1)} ms, sql.js ${samples.sqljs.cold.at(-1).toFixed(1)} ms (cold)`);
+    log(`graphdb: round ${run + 1}/${opts.runs}: ours ${samples.ours.cold.at(-1).toFixed(1)} ms, sql.js ${samples.sqljs.cold.at(-1).toFixed(1)} ms (cold)`);
   }
   const out = {
     bench: 'graphdb',
@@ -154,7 +145,7 @@ async function main() {
     loadavgEnd: machineInfo().loadavg,
   };
   saveResult('graphdb', out);
-  log(`graphdb: cold median wasm ${median(samples.wasm.cold).toFixed(1)} ms, js ${median(samples.ours.cold).toFixed(1)} ms, sql.js ${median(samples.sqljs.cold).toFixed(1)} ms; same database: ${check.integrityOk && check.differing.length === 0}`);
+  log(`graphdb: cold median ours ${median(samples.ours.cold).toFixed(1)} ms, sql.js ${median(samples.sqljs.cold).toFixed(1)} ms; same database: ${check.integrityOk && check.differing.length === 0}`);
   if (!opts['no-results-md']) updateGraphDbResultsMd();
   return check.integrityOk && check.differing.length === 0 ? 0 : 1;
 }

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { OUR_ENGINE, ROOT, WORK_DIR, freshCopy, listFiles, log, machineInfo, parseArgs, runMain, UsageError } from './lib/common.mjs';
 import { CORPORA, ensureCorpus, getCorpus } from './corpora.mjs';
+import { waitForWorker } from './lib/worker-wait.mjs';
 import { median, percentile, min, max } from './lib/stats.mjs';
 import { saveResult } from './lib/write-results.mjs';
 import { END, START, updateHooksResultsMd } from './lib/hooks-results.mjs';
@@ -35,7 +36,6 @@ const SPEC = {
   'no-results-md': { type: 'boolean', default: false, help: 'do not rewrite bench/RESULTS.md' },
 };
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function timed(args, input) {
   const t0 = process.hrtime.bigint();
@@ -45,32 +45,6 @@ function timed(args, input) {
   return { ms, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits until the worker is gone and the journal empty; returns how long that took. */
-async function waitForWorker(root, capMs = 300_000) {
-  const t0 = Date.now();
-  const dir = path.join(root, '.planning', 'intel');
-  for (;;) {
-    let pid = null;
-    try {
-      pid = Number.parseInt(fs.readFileSync(path.join(dir, 'worker.pid'), 'utf8'), 10) || null;
-    } catch {}
-    const pending = fs.readdirSync(dir).some((n) => n.startsWith('journal.jsonl') && (n.endsWith('.draining') || fs.statSync(path.join(dir, n)).size > 0));
-    const running = pid !== null && alive(pid);
-    if (!running && !pending) return Date.now() - t0;
-    if (!running && pending && Date.now() - t0 > 2_000) throw new Error(`journal pending in ${dir} with no worker running`);
-    if (Date.now() - t0 > capMs) throw new Error(`worker still busy after ${capMs} ms`);
-    await sleep(20);
-  }
-}
 
 function stats(xs) {
   return { n: xs.length, median: median(xs), p95: percentile(xs, 95), min: min(xs), max: max(xs) };

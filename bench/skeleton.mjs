@@ -27,7 +27,7 @@ export const PARITY_CORPORA = [
 const ALL = [...CORPORA, ...PARITY_CORPORA];
 const MAX_BYTES = 1_000_000;
 const EXTS = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'].join(' ');
-const MODES = ['whole', 'source', 'bytes', 'skeleton', 'wasm'];
+const MODES = ['whole', 'source', 'skeleton'];
 const START = '<!-- skeleton:start -->';
 const END = '<!-- skeleton:end -->';
 const OUT_DIR = path.join(WORK_DIR, 'skeleton');
@@ -57,10 +57,10 @@ async function engine() {
   const dir = path.join(ROOT, 'dist', 'engine', 'src', 'parse');
   if (!fs.existsSync(path.join(dir, 'skeleton.js'))) throw new Error(`${dir}/skeleton.js is missing: run \`npm run build\` first`);
   const load = (f) => import(pathToFileURL(path.join(dir, f)).href);
-  const [{ parseSource, parseBytes, parseWhole }, { skeletonOf }, { skeletonFromBytes }, { dialectOf }, { factsFromSkeleton }] = await Promise.all(
-    ['parse-source.js', 'skeleton.js', 'skeleton-wasm.js', 'babel-options.js', 'skeleton-facts.js'].map(load),
+  const [{ parseSource, parseWhole }, { skeletonOf }, { dialectOf }, { factsFromSkeleton }] = await Promise.all(
+    ['parse-source.js', 'skeleton.js', 'babel-options.js', 'skeleton-facts.js'].map(load),
   );
-  return { parseSource, parseBytes, parseWhole, skeletonOf, skeletonFromBytes, dialectOf, factsFromSkeleton };
+  return { parseSource, parseWhole, skeletonOf, dialectOf, factsFromSkeleton };
 }
 
 /** The files of a corpus as the engine reads them (UTF-8, BOM dropped), sorted by path. */
@@ -73,10 +73,7 @@ function loadFiles(dir) {
     const bytes = fs.readFileSync(path.join(dir, rel));
     if (bytes.length > MAX_BYTES || bytes.subarray(0, 8192).includes(0)) { skipped++; continue; }
     try {
-      const src = utf8.decode(bytes);
-      // the text's own bytes, without the BOM the decoder dropped: what loadFile hands parseBytes
-      const buf = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-      files.push({ rel, src, buf, bytes: bytes.length });
+      files.push({ rel, src: utf8.decode(bytes), bytes: bytes.length });
     } catch {
       skipped++;
     }
@@ -93,8 +90,6 @@ async function child(mode, dir) {
   for (const f of files) {
     if (mode === 'whole') sink += e.parseWhole(f.rel, f.src).imports.length;
     else if (mode === 'source') sink += e.parseSource(f.rel, f.src).imports.length;
-    else if (mode === 'bytes') sink += e.parseBytes(f.rel, f.buf).imports.length;
-    else if (mode === 'wasm') sink += e.skeletonFromBytes(f.buf, e.dialectOf(f.rel), () => f.src)?.length ?? 0;
     else sink += e.skeletonOf(f.src, e.dialectOf(f.rel))?.length ?? 0;
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -121,12 +116,10 @@ function fieldDiff(a, b) {
 
 function parity(c, dir, e, show) {
   const { files, skipped } = loadFiles(dir);
-  const r = { name: c.name, pkg: `${c.pkg}@${c.version}`, kind: c.kind, files: files.length, skipped, bytes: 0, skeletonBytes: 0, unchanged: 0, tokenRead: 0, bails: [], fallbacks: [], diffs: [], wasmDiffs: [] };
-  for (const { rel, src, buf, bytes } of files) {
+  const r = { name: c.name, pkg: `${c.pkg}@${c.version}`, kind: c.kind, files: files.length, skipped, bytes: 0, skeletonBytes: 0, unchanged: 0, tokenRead: 0, bails: [], fallbacks: [], diffs: [] };
+  for (const { rel, src, bytes } of files) {
     r.bytes += bytes;
     const skeleton = e.skeletonOf(src, e.dialectOf(rel));
-    // the WebAssembly lexer must give the reference's skeleton (or give up with it) on every file
-    if (e.skeletonFromBytes(buf, e.dialectOf(rel), () => src) !== skeleton) r.wasmDiffs.push(rel);
     const whole = e.parseWhole(rel, src);
     r.skeletonBytes += skeleton === null ? bytes : Buffer.byteLength(skeleton);
     if (skeleton !== null && e.factsFromSkeleton(skeleton, e.dialectOf(rel)) !== null) r.tokenRead++;
@@ -139,8 +132,9 @@ function parity(c, dir, e, show) {
         r.fallbacks.push({ path: rel, message: err.message, line: err.line, skeletonLine: line.slice(0, 240), sourceError: whole.syntaxError });
       }
     }
-    // parseSource (string, JavaScript lexer) and parseBytes (what a build runs: bytes, WebAssembly lexer)
-    for (const [via, fast] of [['parseSource', e.parseSource(rel, src)], ['parseBytes', e.parseBytes(rel, buf)]]) {
+    {
+      const via = 'parseSource';
+      const fast = e.parseSource(rel, src);
       if (isDeepStrictEqual(fast, whole)) continue;
       const fields = Object.keys(whole).filter((k) => !isDeepStrictEqual(fast[k], whole[k]));
       r.diffs.push({ path: rel, via, fields: Object.fromEntries(fields.map((k) => [k, fieldDiff(fast[k], whole[k])])), [via]: fast, parseWhole: whole });
@@ -151,8 +145,7 @@ function parity(c, dir, e, show) {
     process.stdout.write(`DIFF ${c.name}/${d.path} (${d.via})\n`);
     for (const [k, v] of Object.entries(d.fields)) process.stdout.write(`  ${k}: ${JSON.stringify(v).slice(0, 1500)}\n`);
   }
-  for (const p of r.wasmDiffs.slice(0, show)) process.stdout.write(`WASM ≠ JS skeleton: ${c.name}/${p}\n`);
-  log(`skeleton: ${c.name}: ${r.files} files, ${r.bails.length} bails, ${r.fallbacks.length} fallbacks, ${r.diffs.length} differing, ${r.wasmDiffs.length} wasm ≠ js`);
+  log(`skeleton: ${c.name}: ${r.files} files, ${r.bails.length} bails, ${r.fallbacks.length} fallbacks, ${r.diffs.length} differing`);
   return r;
 }
 
@@ -161,12 +154,11 @@ const ms = (x) => (Number.isFinite(x) ? x.toFixed(0) : '—');
 const ratio = (t) => (t && Number.isFinite(t.whole) && t.source > 0 ? `${(t.whole / t.source).toFixed(2)}×` : '—');
 
 function tableRows(r) {
-  const head = ['corpus', 'package', 'files', 'MB', 'skeleton MB', 'read from tokens', 'bails', 'fallbacks', 'differing', 'wasm ≠ js', 'whole ms', 'skeleton ms', 'bytes ms', 'skeletonOf ms', 'wasm skeleton ms', 'whole / skeleton'];
-  const wasmDiffs = (c) => c.wasmDiffs?.length ?? 0;
-  const rows = r.corpora.map((c) => [c.name, c.pkg, c.files, mb(c.bytes), mb(c.skeletonBytes), c.tokenRead ?? 0, c.bails.length, c.fallbacks.length, c.diffs.length, wasmDiffs(c), ms(c.time?.whole), ms(c.time?.source), ms(c.time?.bytes), ms(c.time?.skeleton), ms(c.time?.wasm), ratio(c.time)]);
+  const head = ['corpus', 'package', 'files', 'MB', 'skeleton MB', 'read from tokens', 'bails', 'fallbacks', 'differing', 'whole ms', 'skeleton ms', 'skeletonOf ms', 'whole / skeleton'];
+  const rows = r.corpora.map((c) => [c.name, c.pkg, c.files, mb(c.bytes), mb(c.skeletonBytes), c.tokenRead ?? 0, c.bails.length, c.fallbacks.length, c.diffs.length, ms(c.time?.whole), ms(c.time?.source), ms(c.time?.skeleton), ratio(c.time)]);
   const sum = (k) => r.corpora.reduce((s, c) => s + (typeof k === 'function' ? k(c) : c[k]), 0);
-  const t = Object.fromEntries(['whole', 'source', 'bytes', 'skeleton', 'wasm'].map((m) => [m, sum((c) => c.time?.[m] ?? NaN)]));
-  rows.push(['total', '', sum('files'), mb(sum('bytes')), mb(sum('skeletonBytes')), sum((c) => c.tokenRead ?? 0), sum((c) => c.bails.length), sum((c) => c.fallbacks.length), sum((c) => c.diffs.length), sum(wasmDiffs), ms(t.whole), ms(t.source), ms(t.bytes), ms(t.skeleton), ms(t.wasm), ratio(t)]);
+  const t = Object.fromEntries(MODES.map((m) => [m, sum((c) => c.time?.[m] ?? NaN)]));
+  rows.push(['total', '', sum('files'), mb(sum('bytes')), mb(sum('skeletonBytes')), sum((c) => c.tokenRead ?? 0), sum((c) => c.bails.length), sum((c) => c.fallbacks.length), sum((c) => c.diffs.length), ms(t.whole), ms(t.source), ms(t.skeleton), ratio(t)]);
   return [head, ...rows];
 }
 
@@ -178,8 +170,8 @@ export function renderSkeletonSection(r) {
   L.push(
     `- Command: \`${r.command}\` (from the repository root, after \`npm run build\`)`,
     `- Date: ${r.date}; machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}; Node ${m.node}; load average at start ${m.loadavg}`,
-    `- Files: ${EXTS} (\`.d.ts\` included) minus \`**/*.min.js\`, node_modules, files > ${MAX_BYTES} bytes and non-UTF-8 ones. "skeleton MB": the text left by skeletonOf (a bailed file counts whole). "read from tokens": files whose skeleton skeleton-facts.ts read without babel (the others go to babel: the skeleton, or the whole file). Bail: skeletonOf returned null. Fallback: babel found a syntax error in the skeleton, so parseSource parsed the file whole. Differing: \`isDeepStrictEqual(parseSource(p, src), parseWhole(p, src))\` or \`isDeepStrictEqual(parseBytes(p, bytes), parseWhole(p, src))\` is false (must be 0; a difference is a missed fact). "wasm ≠ js": files where the WebAssembly lexer's skeleton (\`skeletonFromBytes\`, what a build runs) is not skeletonOf's (must be 0).`,
-    `- Times: one pass of parseWhole ("whole"), parseSource ("skeleton": text, JavaScript lexer), parseBytes ("bytes": what a build runs, WebAssembly lexer), skeletonOf or skeletonFromBytes ("wasm skeleton") alone over all files, each in a fresh \`node\` process (cold babel; files read and modules loaded before the timer), ${r.timing ? `median of ${r.runs} runs` : 'not measured in this run (--no-timing)'}.`,
+    `- Files: ${EXTS} (\`.d.ts\` included) minus \`**/*.min.js\`, node_modules, files > ${MAX_BYTES} bytes and non-UTF-8 ones. "skeleton MB": the text left by skeletonOf (a bailed file counts whole). "read from tokens": files whose skeleton skeleton-facts.ts read without babel (the others go to babel: the skeleton, or the whole file). Bail: skeletonOf returned null. Fallback: babel found a syntax error in the skeleton, so parseSource parsed the file whole. Differing: \`isDeepStrictEqual(parseSource(p, src), parseWhole(p, src))\` is false (must be 0; a difference is a missed fact).`,
+    `- Times: one pass of parseWhole ("whole"), parseSource ("skeleton": what a build runs), skeletonOf alone over all files, each in a fresh \`node\` process (cold babel; files read and modules loaded before the timer), ${r.timing ? `median of ${r.runs} runs` : 'not measured in this run (--no-timing)'}.`,
     '',
     `| ${head.join(' | ')} |`,
     `| --- | --- | ${head.slice(2).map(() => '---:').join(' | ')} |`,
@@ -217,7 +209,7 @@ async function main() {
       }
       c.samples = samples;
       c.time = Object.fromEntries(MODES.map((m) => [m, median(samples[m])]));
-      log(`skeleton: ${c.name}: whole ${ms(c.time.whole)} ms, skeleton ${ms(c.time.source)} ms, bytes ${ms(c.time.bytes)} ms, skeletonOf ${ms(c.time.skeleton)} ms, wasm skeleton ${ms(c.time.wasm)} ms (${ratio(c.time)})`);
+      log(`skeleton: ${c.name}: whole ${ms(c.time.whole)} ms, skeleton ${ms(c.time.source)} ms, skeletonOf ${ms(c.time.skeleton)} ms (${ratio(c.time)})`);
     }
   }
   out.loadavgEnd = machineInfo().loadavg;

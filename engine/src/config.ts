@@ -47,6 +47,7 @@ function checkIntelSection(section: unknown): string[] {
     problems.push('intel.maxFileBytes: expected a positive whole number of bytes');
   }
   if (s.capture !== undefined && typeof s.capture !== 'boolean') problems.push('intel.capture: expected true or false');
+  if (s.entityPages !== undefined && typeof s.entityPages !== 'boolean') problems.push('intel.entityPages: expected true or false');
   return problems;
 }
 
@@ -55,7 +56,7 @@ export class ConfigError extends Error {
 }
 
 export function defaultConfig(): IntelConfig {
-  return { include: DEFAULT_INCLUDE, exclude: [], maxFileBytes: DEFAULT_MAX_FILE_BYTES, capture: true };
+  return { include: DEFAULT_INCLUDE, exclude: [], maxFileBytes: DEFAULT_MAX_FILE_BYTES, capture: true, entityPages: true };
 }
 
 /**
@@ -87,5 +88,6 @@ export function readIntelConfig(root: string): IntelConfig {
     exclude: parsed.data.exclude ?? base.exclude,
     maxFileBytes: parsed.data.maxFileBytes ?? base.maxFileBytes,
     capture: parsed.data.capture ?? base.capture,
+    entityPages: parsed.data.entityPages ?? base.entityPages,
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Phase timings that cost nothing when off: set GSD_PERF=1 to print `phase ms` lines to stderr.
+ * Phase timings that cost nothing when off: set GSD_PERF=1 to print `phase ms` lines to stderr, with the process's
+ * RSS and V8 heap in use after the phase (where memory goes in a large build).
  */
 const enabled = Boolean(process.env.GSD_PERF);
 
@@ -8,7 +9,9 @@ export function perfMark(): (label: string) => void {
   let last = performance.now();
   return (label) => {
     const now = performance.now();
-    process.stderr.write(`[gsd perf] ${label} ${(now - last).toFixed(1)} ms\n`);
+    const m = process.memoryUsage();
+    const mb = (b: number) => Math.round(b / 1048576);
+    process.stderr.write(`[gsd perf] ${label} ${(now - last).toFixed(1)} ms (rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)} MB, external ${mb(m.external + m.arrayBuffers)} MB)\n`);
     last = now;
   };
 }

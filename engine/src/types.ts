@@ -23,6 +23,8 @@ export interface IntelConfig {
   maxFileBytes: number;
   /** PostToolUse capture on/off (read by the hooks) */
   capture: boolean;
+  /** write an entity page per file (default true); false: none, for very large projects (README, Configuration) */
+  entityPages: boolean;
 }
 
 // ---------------------------------------------------------------- parse

@@ -86,14 +86,20 @@ function popcount(words: Uint32Array): number {
 
 /**
  * For every node, how many other nodes reach it through `next` (with next = `in`, the number of transitive
- * dependents). Exact, through SCC condensation and bitsets: O(E · N/32) rather than a search from every node.
+ * dependents). Exact, through SCC condensation and bitsets: O(E · N/32) rather than a search from every node. A
+ * component's bitset is dropped once every component that reads it has (its count is taken first), so memory follows
+ * the widest frontier of the condensation, not N² bits.
  */
 export function reachCounts(n: number, next: number[][]): number[] {
   const { comp, count } = components(n, next);
   const words = Math.ceil(n / 32);
   const members: number[][] = Array.from({ length: count }, () => []);
   for (let v = 0; v < n; v++) members[comp[v]].push(v);
-  const reach: Uint32Array[] = new Array(count);
+  /** how many times each component's bitset is still to be read */
+  const readers = new Int32Array(count);
+  for (let v = 0; v < n; v++) for (const w of next[v]) if (comp[w] !== comp[v]) readers[comp[w]]++;
+  const reach: Array<Uint32Array | undefined> = new Array(count);
+  const totals = new Int32Array(count);
   // Tarjan numbers components in reverse topological order: successors of c have numbers < c.
   for (let c = 0; c < count; c++) {
     const bits = new Uint32Array(words);
@@ -102,17 +108,16 @@ export function reachCounts(n: number, next: number[][]): number[] {
       for (const w of next[v]) {
         const d = comp[w];
         if (d === c) continue;
-        const other = reach[d];
+        const other = reach[d]!;
         for (let i = 0; i < words; i++) bits[i] |= other[i];
+        if (--readers[d] === 0) reach[d] = undefined;
       }
     }
-    reach[c] = bits;
+    totals[c] = popcount(bits);
+    if (readers[c] > 0) reach[c] = bits;
   }
   const result = new Array<number>(n);
-  for (let c = 0; c < count; c++) {
-    const total = popcount(reach[c]);
-    for (const v of members[c]) result[v] = total - 1;
-  }
+  for (let c = 0; c < count; c++) for (const v of members[c]) result[v] = totals[c] - 1;
   return result;
 }
 

@@ -100,16 +100,37 @@ export function readIndexDocument(file: string): IndexReadResult {
  * written back from the bytes they were read from, never decoded or re-encoded.
  */
 export function serializeIndex(records: Map<RelPath, FileRecord>, configFiles: Record<RelPath, number>, builtAt: string): Buffer {
+  return Buffer.concat([...indexChunks(records, configFiles, builtAt)]);
+}
+
+/** Bytes gathered before a chunk of index.json is handed on. */
+const CHUNK_BYTES = 1 << 20;
+
+/** serializeIndex's bytes in chunks of about a megabyte, so a large index is never whole in memory. */
+export function* indexChunks(records: Map<RelPath, FileRecord>, configFiles: Record<RelPath, number>, builtAt: string): Generator<Buffer> {
   const header: IndexHeader = { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt, configFiles };
   const lazy = records instanceof LazyRecords ? records : null;
-  const parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(header).slice(0, -1)},${FILES_OPEN}`)];
+  let parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(header).slice(0, -1)},${FILES_OPEN}`)];
+  let size = 0;
   const separator = Buffer.from(',\n');
-  [...records.keys()].sort().forEach((p, i) => {
+  const paths = [...records.keys()].sort();
+  for (let i = 0; i < paths.length; i++) {
+    const p = paths[i];
     if (i > 0) parts.push(separator);
     const raw = lazy?.rawOf(p);
-    parts.push(Buffer.from(`${JSON.stringify(p)}:`));
-    parts.push(raw ?? Buffer.from(JSON.stringify(records.get(p))));
-  });
+    const line = Buffer.from(`${JSON.stringify(p)}:${raw ? '' : JSON.stringify(records.get(p))}`);
+    parts.push(line);
+    size += line.length;
+    if (raw) {
+      parts.push(raw);
+      size += raw.length;
+    }
+    if (size >= CHUNK_BYTES) {
+      yield Buffer.concat(parts);
+      parts = [];
+      size = 0;
+    }
+  }
   parts.push(CLOSE_BYTES);
-  return Buffer.concat(parts);
+  yield Buffer.concat(parts);
 }

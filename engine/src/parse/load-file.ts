@@ -4,7 +4,7 @@ import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, re
 import nodePath from 'node:path';
 import { sha1Hex } from '../hash.js';
 import type { KnownFacts, LoadedFile, RelPath, SkipReason } from '../types.js';
-import { parseBytes } from './parse-source.js';
+import { parseSource } from './parse-source.js';
 
 export interface LoadFileOptions {
   /** files larger than this are skipped as `too-large` without being read */
@@ -158,7 +158,7 @@ function fromBytes(path: RelPath, bytes: Buffer, stats: Stats, opts: LoadFileOpt
   // the same check as a fatal TextDecoder, natively and without an exception per bad file
   if (!isUtf8(bytes)) return skipped(path, stats, 'non-utf8', undefined, hash);
   if (opts.known && opts.known.hash === hash) return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: opts.known.parsed, reused: true };
-  // the text without its BOM (EF BB BF), decoded by the parser only where it needs the text whole
-  const text = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseBytes(path, text) };
+  // the text without its BOM (EF BB BF); it is dropped after parsing, only the facts are kept
+  const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8');
+  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseSource(path, text) };
 }

@@ -5,12 +5,10 @@ import { leadingDocComment, tripleSlashReferences } from './doc-comment.js';
 import { ExportCollector } from './extract-exports.js';
 import { collectImportBindings, ImportCollector } from './extract-imports.js';
 import { collectSymbols } from './extract-symbols.js';
-import { Buffer } from 'node:buffer';
-import { dialectOf, type Dialect } from './babel-options.js';
+import { dialectOf } from './babel-options.js';
 import { parseAst, toProblem } from './parse-ast.js';
 import { moduleSystem } from './module-system.js';
-import { skeletonOf, type Tokens } from './skeleton.js';
-import { lexBytes } from './skeleton-wasm.js';
+import { skeletonOf } from './skeleton.js';
 import { factsFromSkeleton } from './skeleton-facts.js';
 import { walk, walkStatements } from './walk.js';
 
@@ -35,51 +33,23 @@ function emptyFacts(syntaxError: ParsedFile['syntaxError']): ParsedFile {
  * babel reports is reported against the real file.
  */
 export function parseSource(path: RelPath, source: string): ParsedFile {
-  return parseLayers(path, dialectOf(path), () => source, (dialect) => {
-    const text = skeletonOf(source, dialect);
-    return text === null ? null : { text, tokens: undefined };
-  });
-}
-
-/**
- * parseSource for a file's bytes (valid UTF-8, BOM removed), with the same facts: the skeleton and its tokens come
- * from the WebAssembly lexer (skeleton-wasm.ts), and the text is decoded only when a layer needs it whole.
- */
-export function parseBytes(path: RelPath, bytes: Uint8Array): ParsedFile {
-  let text: string | undefined;
-  const source = (): string => (text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  return parseLayers(path, dialectOf(path), source, (dialect) => {
-    const lexed = lexBytes(bytes, dialect, source);
-    if (lexed !== undefined) return lexed;
-    const skeleton = skeletonOf(source(), dialect);
-    return skeleton === null ? null : { text: skeleton, tokens: undefined };
-  });
-}
-
-/** A skeleton, with its tokens when the lexer made them already (undefined: factsFromSkeleton tokenizes it). */
-interface Skeleton {
-  text: string;
-  tokens: Tokens | null | undefined;
-}
-
-function parseLayers(path: RelPath, dialect: Dialect, source: () => string, skeletonFor: (dialect: Dialect) => Skeleton | null): ParsedFile {
   let skeleton: string | null = null;
   try {
-    const found = skeletonFor(dialect);
-    if (found !== null) {
-      skeleton = found.text;
-      const facts = factsFromSkeleton(found.text, dialect, found.tokens);
+    const dialect = dialectOf(path);
+    skeleton = skeletonOf(source, dialect);
+    if (skeleton !== null) {
+      const facts = factsFromSkeleton(skeleton, dialect);
       if (facts !== null) return facts;
     }
   } catch {
     // a bug in the lexer or the token reader must not lose the file: babel reads it
     skeleton = null;
   }
-  if (skeleton !== null && skeleton !== source()) {
+  if (skeleton !== null && skeleton !== source) {
     const facts = parseWhole(path, skeleton);
     if (facts.syntaxError === null) return facts;
   }
-  return parseWhole(path, source());
+  return parseWhole(path, source);
 }
 
 /** parseSource without the skeleton: babel reads every character. The reference the skeleton is checked against. */

@@ -25,7 +25,7 @@ function unsupported(): never {
 
 /**
  * Facts of `text` (a skeleton), or null when babel has to read it. `tokens`: its tokens when the caller has them
- * already (the WebAssembly lexer's, skeleton-wasm.ts), else tokenize() makes them.
+ * already, else tokenize() makes them.
  */
 export function factsFromSkeleton(text: string, dialect: Dialect, tokens: Tokens | null = tokenize(text, dialect)): ParsedFile | null {
   if (tokens === null) return null;

@@ -37,7 +37,7 @@ export const enum Tok {
 
 /**
  * The tokens of a text, as parallel arrays (cheaper than an object per token): what the token reader
- * (skeleton-facts.ts) reads, whether tokenize() made them or the WebAssembly lexer (skeleton-wasm.ts, typed arrays).
+ * (skeleton-facts.ts) reads, as tokenize() makes them.
  */
 export interface Tokens {
   readonly kinds: ArrayLike<Tok>;
@@ -228,12 +228,6 @@ for (let c = 0; c < 128; c++) {
   else if (isIdentifierStart(c)) CHAR_CLASS[c] = Char.Name;
   else if (c >= 48 && c <= 57) CHAR_CLASS[c] = Char.Digit;
 }
-
-/**
- * The tables the WebAssembly copy of the lexer reads (skeleton-wasm.ts writes them into its memory), so that the word
- * sets and character classes above stay defined once.
- */
-export const LEXER_TABLES = { charClass: CHAR_CLASS, prevFlags: PREV_FLAGS, wordSlots, wordHashes, words: WORDS } as const;
 
 /** charClass of a character from U+0080 on, at `i`: a blank, else a name (the lexer does not check further). */
 function wideCharClass(source: string, i: number, c: number): Char {

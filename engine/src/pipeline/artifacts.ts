@@ -4,9 +4,10 @@ import { rankByDependents } from '../graph/adjacency.js';
 import { detectConventions } from '../graph/conventions.js';
 import { rankEntryPoints } from '../graph/entry-points.js';
 import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
-import { serializeIndex } from '../graph/index-document.js';
+import { indexChunks, serializeIndex } from '../graph/index-document.js';
 import { intelPaths } from '../paths.js';
-import { patchGraphDb, writeGraphDb, writeFileAtomic, startPageWriter, writePagesInBackground, writePagesSync, renderEntity, renderSummary, readEntityPurpose } from '../store/index.js';
+import { patchGraphDb, stageGraphDb, stageFile, writeFully, writeFileAtomic, writePagesSync, PageStage, renderEntity, renderSummary, readEntityPurpose, type StagedFile } from '../store/index.js';
+import { sha1Hex } from '../hash.js';
 import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
@@ -38,7 +39,7 @@ export function edgeIndex(records: Map<RelPath, FileRecord>): EdgeIndex {
  * If the entity file of a record has a Purpose that a person or an agent wrote, the record takes it over
  * (and gives it back when the section is reset to the generated text).
  */
-export function absorbManualPurpose(root: string, record: FileRecord, pages?: Map<string, string>, onDisk?: ReadonlySet<string>): FileRecord {
+export function absorbManualPurpose(root: string, record: FileRecord, seen?: (id: string, text: string) => void, onDisk?: ReadonlySet<string>): FileRecord {
   // a first build has no pages: one directory listing instead of a failed open per file
   if (onDisk && !onDisk.has(`${record.id}.md`)) return record;
   let text: string;
@@ -47,7 +48,7 @@ export function absorbManualPurpose(root: string, record: FileRecord, pages?: Ma
   } catch {
     return record;
   }
-  pages?.set(record.id, text);
+  seen?.(record.id, text);
   const found = readEntityPurpose(text);
   if (found?.manual && found.purpose.trim()) {
     const purpose = found.purpose.trim();
@@ -126,10 +127,10 @@ function meta(builtAt: string): StoreMeta {
   return { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt };
 }
 
-/** Writes index.json; `text` when it was serialized already (a full build makes it while the pages are written). */
-export async function writeIndexDocument(state: ProjectState, builtAt: string, text = serializeIndex(state.records, state.configFiles, builtAt)): Promise<void> {
+/** Writes index.json (an incremental update; a full build stages it in chunks, writeAllArtifacts). */
+export async function writeIndexDocument(state: ProjectState, builtAt: string): Promise<void> {
   // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again
-  await writeFileAtomic(intelPaths(state.root).index, text, { durable: false });
+  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt), { durable: false });
 }
 
 /** The names in the entity folder, or null when there is no folder yet (a first build). */
@@ -142,60 +143,103 @@ function entityFolderListing(dir: string): string[] | null {
   }
 }
 
-/** Writes all four artefacts from scratch and removes entity files of files that are gone. Returns the edges it wrote. */
+/** `.<name>.<pid>.<hex>.tmp`: a temp file or staging folder (atomic-write.ts, page-writer.ts). */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what a build or update that died on the way (killed, out of memory) left in `dir`: temp files and staging
+ * folders of processes that are gone. Called under the lock, so no live writer of this project owns them.
+ */
+function removeStaleTemps(dir: string, names: string[]): void {
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/** What a page says, its `updated:` stamp aside, as a digest: a rebuild compares pages without holding them all. */
+const pageDigest = (text: string): string => sha1Hex(text.replace(UPDATED_LINE, ''));
+
+/** A full build that could not write its artefacts: the previous ones are left as they were. */
+export class BuildWriteError extends Error {
+  readonly code: string | undefined;
+  constructor(dir: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | null)?.code;
+    const what = code === 'ENOSPC' ? 'out of disk space' : code === 'EDQUOT' ? 'over the disk quota' : String((cause as Error)?.message ?? cause);
+    super(`could not write the intelligence in ${dir}: ${what}; the previous intelligence was left as it was`, { cause });
+    this.name = 'BuildWriteError';
+    this.code = code;
+  }
+}
+
+/**
+ * Writes all four artefacts from scratch and removes entity files of files that are gone. Returns the edges it wrote.
+ *
+ * Bounded memory, all or nothing: entity pages are written as they are rendered, graph.db a window of pages at a
+ * time and index.json in chunks, each into a temp file or staging folder beside its target; only when every one of
+ * them is written are they put in place (renames, which need no space), index.json last. A failure on the way (a
+ * full disk) removes what was staged and throws BuildWriteError: the previous intelligence stays as it was.
+ */
 export async function writeAllArtifacts(state: ProjectState, builtAt: string): Promise<EdgeIndex> {
   const paths = intelPaths(state.root);
   const lap = perfMark();
-  /** the pages on disk, read once: for manual purposes, and to leave pages whose content did not change alone */
+  /** digests of the pages on disk (read once, for manual purposes): pages whose content did not change are left alone */
   const existing = new Map<string, string>();
-  const listing = entityFolderListing(paths.entities);
-  const fresh = listing === null;
-  const onDisk = new Set(listing ?? []);
   mkdirSync(path.dirname(paths.entities), { recursive: true });
-  // the page writer starts first: its thread starts up (and on a first build creates the page files) while the pages
-  // are rendered here, then writes them while graph.db is built
-  const writer = fresh
-    ? startPageWriter(paths.entities, true, state.records.size, Array.from(state.records.values(), (r) => `${r.id}.md`))
-    : null;
-  let pagesWritten: Promise<void> | undefined;
+  removeStaleTemps(paths.dir, readdirSync(paths.dir));
+  const listing = entityFolderListing(paths.entities);
+  if (listing) removeStaleTemps(paths.entities, listing);
+  const onDisk = new Set(listing ?? []);
+  const staged: StagedFile[] = [];
+  const keep = new Set<string>();
+  let pages: PageStage | undefined;
+  let edges: EdgeIndex;
   try {
-    for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, existing, onDisk));
+    for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, (id, text) => existing.set(id, pageDigest(text)), onDisk));
     lap('write: absorb manual purposes');
-    const edges = edgeIndex(state.records);
+    edges = edgeIndex(state.records);
     lap('write: edge index');
-    const keep = new Set<string>();
-    const pages: Array<[string, string]> = [];
-    for (const r of state.records.values()) {
+    pages = new PageStage(paths.entities, listing === null);
+    // intel.entityPages false: no pages (a rebuild removes the ones there are)
+    for (const r of state.config.entityPages ? state.records.values() : []) {
       keep.add(`${r.id}.md`);
       const text = entityText(state, r, edges, builtAt);
       const old = existing.get(r.id);
-      if (old === undefined || old.replace(UPDATED_LINE, '') !== text.replace(UPDATED_LINE, '')) pages.push([`${r.id}.md`, text]);
+      if (old === undefined || old !== pageDigest(text)) pages.add(`${r.id}.md`, text);
     }
-    lap('write: render entities');
-    pagesWritten = writer ? writer.write(pages) : writePagesInBackground(paths.entities, pages, fresh);
-    pagesWritten.catch(() => {}); // awaited below; a graph.db failure must not leave it unobserved
+    existing.clear();
+    lap(`write: entities (${pages.count} staged)`);
     const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
     lap('write: graph.db rows');
-    await writeGraphDb(paths.graph, rows, meta(builtAt));
+    staged.push(await stageGraphDb(paths.graph, rows, meta(builtAt)));
     lap('write: graph.db');
-    // made while the pages may still be written; index.json is still written last
     const summary = summaryText(state, edges, builtAt);
-    const index = serializeIndex(state.records, state.configFiles, builtAt);
-    lap('write: summary and index.json text');
-    await pagesWritten;
-    lap('write: entities (rest)');
-    for (const name of readdirSync(paths.entities)) {
-      if (name.endsWith('.md') && !keep.has(name)) rmSync(path.join(paths.entities, name), { force: true });
-    }
-    await writeFileAtomic(paths.summary, summary, { durable: false });
+    staged.push(stageFile(paths.summary, (fd) => writeFully(fd, Buffer.from(summary))));
     lap('write: summary');
-    await writeIndexDocument(state, builtAt, index);
+    // index.json last: it is the source of truth
+    staged.push(stageFile(paths.index, (fd) => {
+      for (const chunk of indexChunks(state.records, state.configFiles, builtAt)) writeFully(fd, chunk);
+    }));
     lap('write: index.json');
-    return edges;
   } catch (error) {
-    if (pagesWritten === undefined) writer?.abort();
-    throw error;
+    pages?.discard();
+    for (const f of staged) f.discard();
+    throw new BuildWriteError(paths.dir, error);
   }
+  // every artefact is written: put them in place, the pages first and index.json last
+  pages.commit(keep);
+  for (const f of staged) f.commit();
+  lap('write: commit');
+  return edges;
 }
 
 /**
@@ -230,7 +274,7 @@ export async function writeDeltaArtifacts(
       changed.add(p);
     }
     const old = before.get(p);
-    if (touchedNeighbours.has(p) || !old || entityFacts(old) !== entityFacts(after)) entityPaths.add(p);
+    if (state.config.entityPages && (touchedNeighbours.has(p) || !old || entityFacts(old) !== entityFacts(after))) entityPaths.add(p);
   }
   const removeIds = [...changed].map((p) => state.records.get(p)?.id).filter((id): id is string => Boolean(id));
   for (const r of removed.values()) removeIds.push(r.id);

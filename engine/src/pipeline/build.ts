@@ -8,7 +8,8 @@ import { scanProject } from '../scan/index.js';
 import { withLock } from '../store/index.js';
 import type { FileRecord, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
-import { writeAllArtifacts } from './artifacts.js';
+import { perfMark } from '../perf.js';
+import { BuildWriteError, writeAllArtifacts } from './artifacts.js';
 import { configFileStamps, resolverFor, type ProjectState } from './project-state.js';
 
 export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'write';
@@ -40,14 +41,23 @@ export interface BuildReport {
 export async function buildIntel(root: string, options: BuildOptions = {}): Promise<BuildReport> {
   const paths = intelPaths(root);
   mkdirSync(paths.dir, { recursive: true });
-  return withLock(paths.lock, () => buildUnlocked(root, options), { timeoutMs: 120_000 });
+  try {
+    return await withLock(paths.lock, () => buildUnlocked(root, options), { timeoutMs: 120_000 });
+  } catch (error) {
+    // a full disk may show before the artefacts are written (the lock file): the same clear error, nothing replaced
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new BuildWriteError(paths.dir, error);
+    throw error;
+  }
 }
 
 export async function buildUnlocked(root: string, options: BuildOptions = {}): Promise<BuildReport> {
   const progress = options.onProgress ?? (() => {});
   const timings: Record<BuildPhase, number> = { scan: 0, parse: 0, resolve: 0, write: 0 };
   let mark = performance.now();
+  const perf = perfMark();
   const lap = (phase: BuildPhase) => {
+    perf(`build: ${phase}`);
     const now = performance.now();
     timings[phase] = Math.round((now - mark) * 10) / 10;
     mark = now;
@@ -92,7 +102,17 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   const resolver = resolverFor(root, files);
   const records = new Map<RelPath, FileRecord>();
   for (const r of reused) records.set(r.path, reresolve(r, resolver));
-  for (const l of loaded) records.set(l.path, makeRecord(l, previous.get(l.path), resolver, null));
+  // files whose content hash matched their record were loaded but not parsed: they count as unchanged
+  const parsed = loaded.filter((l) => !('reused' in l)).length;
+  const loadedCount = loaded.length;
+  // each loaded file's facts become its record; the list goes as it is consumed (a large build holds one copy)
+  for (let i = 0; i < loaded.length; i++) {
+    const l = loaded[i];
+    records.set(l.path, makeRecord(l, previous.get(l.path), resolver, null));
+    (loaded as Array<unknown>)[i] = undefined;
+  }
+  loaded = undefined;
+  previous.clear();
   const state: ProjectState = { root, config, records, configFiles: configFileStamps(root, resolver, records.keys()) };
   lap('resolve');
 
@@ -104,13 +124,11 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
 
   const { imports, edges, unresolved } = importCounts(records.values(), (r) => written.out.get(r.path) ?? []);
   const all = [...records.values()];
-  // files whose content hash matched their record were loaded but not parsed: they count as unchanged
-  const parsed = loaded.filter((l) => !('reused' in l)).length;
   return {
     root,
     files: records.size,
     parsed,
-    reused: reused.length + loaded.length - parsed,
+    reused: reused.length + loadedCount - parsed,
     skipped: all.filter((r) => r.skipped).length,
     syntaxErrors: all.filter((r) => r.syntaxError).length,
     imports,

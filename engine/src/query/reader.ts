@@ -47,7 +47,11 @@ export class IntelReader {
       this.in.set(id, []);
     }
     const edges = graph.db.exec('SELECT source, target, kind, names, reexports FROM edges ORDER BY source, target, kind')[0]?.values ?? [];
-    for (const [source, target, kind, names, reexports] of edges as [string, string, ImportKind, string | null, string | null][]) {
+    for (const [rowSource, rowTarget, kind, names, reexports] of edges as [string, string, ImportKind, string | null, string | null][]) {
+      // the node's own id strings: every later lookup by an edge's end then hashes and compares one string object
+      // (strings fresh from sql.js made the maps of a 50,000-file graph several times slower to probe)
+      const source = this.nodes.get(rowSource)?.id ?? rowSource;
+      const target = this.nodes.get(rowTarget)?.id ?? rowTarget;
       const e: EdgeInfo = { source, target, kind, names: names ? JSON.parse(names) : [], reexports: reexports ? JSON.parse(reexports) : null };
       this.out.get(source)?.push(e);
       this.in.get(target)?.push(e);

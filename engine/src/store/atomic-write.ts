@@ -76,20 +76,41 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   }
 }
 
-/** Synchronous twin of {@link writeFileAtomic} (for hooks and exit paths that cannot await). */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
+/**
+ * Writes a sibling temp file of `file` (with the mode of an existing `file`) through `write`, fsynced when `durable`;
+ * returns its path. On a failure the temp file is removed and the error thrown.
+ */
+function writeTempSync(file: string, write: (fd: number) => void, durable: boolean): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const mode = existingModeSync(file);
   const tmp = tempPathFor(file);
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, 'wx', mode ?? 0o666);
     if (mode !== null) fs.fchmodSync(fd, mode);
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
+    write(fd);
+    if (durable) fs.fsyncSync(fd);
     fs.closeSync(fd);
-    fd = undefined;
+    return tmp;
+  } catch (err) {
+    try {
+      if (fd !== undefined) fs.closeSync(fd);
+    } catch {
+      /* already failing */
+    }
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* already failing */
+    }
+    throw err;
+  }
+}
+
+/** Synchronous twin of {@link writeFileAtomic} (for hooks and exit paths that cannot await). */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const tmp = writeTempSync(file, (fd) => fs.writeFileSync(fd, data), true);
+  try {
     for (let attempt = 0; ; attempt++) {
       try {
         fs.renameSync(tmp, file);
@@ -100,13 +121,6 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
       }
     }
   } catch (err) {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        /* already failing */
-      }
-    }
     try {
       fs.rmSync(tmp, { force: true });
     } catch {
@@ -114,4 +128,39 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
     }
     throw err;
   }
+}
+
+/** Writes all of `bytes` to `fd` at `position` (or at the file's current offset when null). */
+export function writeFully(fd: number, bytes: Uint8Array, position: number | null = null): void {
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at, position === null ? null : position + at);
+}
+
+/**
+ * A file written beside its target under a temp name, not in place yet: commit() renames it over the target (a
+ * rename needs no space), discard() removes it. A full build stages every artefact first, so running out of disk
+ * or memory on the way leaves the previous ones untouched.
+ */
+export interface StagedFile {
+  readonly file: string;
+  commit(): void;
+  discard(): void;
+}
+
+/** Stages `file` with what `write` writes into the temp file's descriptor (not fsynced: for derived files). */
+export function stageFile(file: string, write: (fd: number) => void): StagedFile {
+  const tmp = writeTempSync(file, write, false);
+  let open = true;
+  return {
+    file,
+    commit() {
+      if (!open) return;
+      fs.renameSync(tmp, file);
+      open = false;
+    },
+    discard() {
+      if (!open) return;
+      open = false;
+      fs.rmSync(tmp, { force: true });
+    },
+  };
 }

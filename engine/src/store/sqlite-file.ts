@@ -15,6 +15,7 @@
  * b-tree in schema order, leaves first and its root last; overflow pages are taken as their cells are made.
  */
 import type { GraphRows, StoreMeta } from '../types.js';
+import { writeFully } from './atomic-write.js';
 import { DDL_STATEMENTS, META_KEYS } from './schema.js';
 
 const PAGE_SIZE = 4096;
@@ -136,6 +137,15 @@ class Payloads {
 
   constructor(private readonly file: PageFile) {}
 
+  /** Forgets every payload (a b-tree is written whole before the next starts: its payloads are not needed again). */
+  reset(): void {
+    this.used = 0;
+    this.start.length = 0;
+    this.size.length = 0;
+    this.local.length = 0;
+    this.overflow.length = 0;
+  }
+
   /** Adds a record of `values` (a header of serial types, then text as UTF-8, integers big-endian); returns its number. */
   add(values: readonly Value[], maxLocal: number): number {
     const types = this.types;
@@ -213,29 +223,52 @@ class Payloads {
 
 // ---------------------------------------------------------------- pages
 
-/** The database file being laid out: page n is bytes [(n-1)·PAGE_SIZE, n·PAGE_SIZE), zero-filled until written. */
+/** Where laid-out pages go, in order from page 2 on (a view: copy it to keep it); page 1 is handed back at the end. */
+export type PageSink = (pages: Buffer) => void;
+
+/** Pages held before they go to the sink: a window over the end of the file, so memory does not grow with it. */
+const WINDOW_PAGES = 256;
+
+/**
+ * The database file being laid out: page n is bytes [(n-1)·PAGE_SIZE, n·PAGE_SIZE), zero-filled until written.
+ * Pages are written right after they are taken (an overflow chain writes a page after taking the next), so all but
+ * the last one are final: they go to the sink as the window fills. Page 1 (header and schema) is written last.
+ */
 class PageFile {
-  private bytes = Buffer.alloc(64 * PAGE_SIZE);
+  private readonly first = Buffer.alloc(PAGE_SIZE);
+  private readonly window = Buffer.alloc(WINDOW_PAGES * PAGE_SIZE);
+  /** the page at the start of the window */
+  private base = 2;
   count = 0;
+
+  constructor(private readonly sink: PageSink) {}
 
   /** Reserves the next page; returns its number (from 1). */
   take(): number {
     this.count++;
-    if (this.count * PAGE_SIZE > this.bytes.length) {
-      const bigger = Buffer.alloc(this.bytes.length * 2);
-      this.bytes.copy(bigger);
-      this.bytes = bigger;
+    if (this.count - this.base >= WINDOW_PAGES) {
+      // every page before the last one taken is final
+      const final = this.count - 1 - this.base;
+      this.sink(this.window.subarray(0, final * PAGE_SIZE));
+      this.window.copy(this.window, 0, final * PAGE_SIZE, (final + 1) * PAGE_SIZE);
+      this.window.fill(0, PAGE_SIZE);
+      this.base += final;
     }
     return this.count;
   }
 
-  /** The bytes of a page taken before (a view: valid until the next take()). */
+  /** The bytes of a page taken before and not handed to the sink yet. */
   page(n: number): Buffer {
-    return this.bytes.subarray((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
+    if (n === 1) return this.first;
+    if (n < this.base) throw new Error(`sqlite-file: page ${n} was written already`); // a layout bug, never bad input
+    return this.window.subarray((n - this.base) * PAGE_SIZE, (n - this.base + 1) * PAGE_SIZE);
   }
 
+  /** Hands the pages left to the sink; returns page 1. */
   done(): Buffer {
-    return this.bytes.subarray(0, this.count * PAGE_SIZE);
+    if (this.count >= this.base) this.sink(this.window.subarray(0, (this.count - this.base + 1) * PAGE_SIZE));
+    this.base = this.count + 1;
+    return this.first;
   }
 }
 
@@ -459,8 +492,8 @@ export const ROWIDS = Symbol('rowids');
 export type Column = readonly Value[] | typeof ROWIDS;
 
 /**
- * What lays out a new database's b-trees, page after page: the JavaScript writer below, or the WebAssembly one
- * (graph-file-wasm.ts, the same steps in AssemblyScript). layoutGraphFile decides what goes in, in which order.
+ * What lays out a new database's b-trees, page after page (treeWriter below). layoutGraphFile decides what goes
+ * in, in which order.
  * Records come as columns (`rows` values each): cheaper to hand over than an array per row.
  */
 export interface TreeWriter {
@@ -474,8 +507,8 @@ export interface TreeWriter {
   index(columns: readonly Column[], rows: number, keys: number, unique: boolean): number | null;
   /** Lays out page 1's schema table (rowids from 1); throws when it does not fit on the page. */
   schema(columns: readonly Column[], rows: number): void;
-  /** The file's bytes (page 1's header still to write) and its page count. */
-  done(): { bytes: Buffer; pages: number };
+  /** Page 1 (its header still to write; every other page went to the sink) and the page count. */
+  done(): { first: Buffer; pages: number };
 }
 
 /** The records of `columns`, one array per row. */
@@ -483,14 +516,15 @@ function recordsOf(columns: readonly Column[], rows: number): Value[][] {
   return Array.from({ length: rows }, (_, r) => columns.map((c) => (c === ROWIDS ? r + 1 : c[r])));
 }
 
-/** The JavaScript writer of TreeWriter. */
-export function jsTreeWriter(): TreeWriter {
-  const file = new PageFile();
+/** The writer of TreeWriter: pages from 2 on go to `sink` as they are laid out. */
+export function treeWriter(sink: PageSink): TreeWriter {
+  const file = new PageFile(sink);
   file.take(); // page 1: the header and the schema, written last
   const p = new Payloads(file);
   return {
-    table: (columns, rows) => writeTable(file, p, recordsOf(columns, rows).map((r) => p.add(r, TABLE_MAX_LOCAL)), Array.from({ length: rows }, (_, i) => i + 1)),
+    table: (columns, rows) => (p.reset(), writeTable(file, p, recordsOf(columns, rows).map((r) => p.add(r, TABLE_MAX_LOCAL)), Array.from({ length: rows }, (_, i) => i + 1))),
     index(columns, rows, keys, unique) {
+      p.reset();
       const records = recordsOf(columns, rows);
       const orders = Array.from({ length: keys }, (_, c) => columnOrder(records.map((r) => r[c])));
       const compare = (a: number, b: number): number => {
@@ -513,11 +547,12 @@ export function jsTreeWriter(): TreeWriter {
       return writeIndex(file, p, order.map((i) => p.add(records[i], INDEX_MAX_LOCAL)));
     },
     schema(columns, rows) {
+      p.reset();
       const cells: Cell[] = recordsOf(columns, rows).map((r, i) => ({ left: 0, key: i + 1, payload: p.add(r, TABLE_MAX_LOCAL) }));
       if (cells.reduce((n, c) => n + cellSize(c, p) + 2, 100 + 8) > USABLE) throw new Error('sqlite-file: the schema does not fit on page 1');
       layoutPage(file, 1, LEAF_TABLE, cells, 0, p);
     },
-    done: () => ({ bytes: file.done(), pages: file.count }),
+    done: () => ({ first: file.done(), pages: file.count }),
   };
 }
 
@@ -568,14 +603,36 @@ export function storableAsIs(rows: GraphRows): boolean {
  * or null when the rows need SQLite's own handling.
  */
 export function encodeGraphFile(rows: GraphRows, meta: StoreMeta): Buffer | null {
-  return storableAsIs(rows) ? layoutGraphFile(rows, meta, jsTreeWriter()) : null;
+  if (!storableAsIs(rows)) return null;
+  const chunks: Buffer[] = [];
+  const first = layoutGraphFile(rows, meta, (pages) => chunks.push(Buffer.from(pages)));
+  return first && Buffer.concat([first, ...chunks]);
 }
 
 /**
- * Lays out the database of `rows` (storableAsIs) with `writer`: every table and index of schema.ts, in schema order
- * (as sql.js creates them: tables first, indexes after the rows), then page 1. Null when the rows need SQLite.
+ * encodeGraphFile into the open file `fd` (empty, or the caller truncates it), a window of pages at a time, so a
+ * large project's graph.db is never whole in memory. Returns false, having written only part, when the rows need
+ * SQLite. A failing write (ENOSPC) throws.
  */
-export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, writer: TreeWriter): Buffer | null {
+export function writeGraphFile(fd: number, rows: GraphRows, meta: StoreMeta): boolean {
+  if (!storableAsIs(rows)) return false;
+  let position = PAGE_SIZE;
+  const first = layoutGraphFile(rows, meta, (pages) => {
+    writeFully(fd, pages, position);
+    position += pages.length;
+  });
+  if (first === null) return false;
+  writeFully(fd, first, 0);
+  return true;
+}
+
+/**
+ * Lays out the database of `rows` (storableAsIs): every table and index of schema.ts, in schema order (as sql.js
+ * creates them: tables first, indexes after the rows), pages from 2 on into `sink`; returns page 1, header written.
+ * Null when the rows need SQLite.
+ */
+export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink): Buffer | null {
+  const writer = treeWriter(sink);
   const { nodes, edges, symbols, externals, unresolved } = rows;
   const schema: SchemaEntry[] = [];
   const table = (name: string, root: number) => schema.push({ type: 'table', name, table: name, root, sql: statement(`CREATE TABLE ${name} (`) });
@@ -627,9 +684,9 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, writer: TreeWr
 
   // page 1: the schema table (one leaf: it is small and fixed), then the file header in front of it
   writer.schema([of(schema, (s) => s.type), of(schema, (s) => s.name), of(schema, (s) => s.table), of(schema, (s) => s.root), of(schema, (s) => s.sql)], schema.length);
-  const { bytes, pages } = writer.done();
-  writeFileHeader(bytes.subarray(0, PAGE_SIZE), pages);
-  return bytes;
+  const { first, pages } = writer.done();
+  writeFileHeader(first, pages);
+  return first;
 }
 
 function writeFileHeader(page: Buffer, pageCount: number): void {

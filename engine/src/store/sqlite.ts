@@ -9,10 +9,9 @@ import path from 'node:path';
 import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
 import type { EdgeRow, ExternalRow, GraphRows, ImportKind, NodeRow, StoreMeta, SymbolRow, UnresolvedRow } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { stageFile, writeFileAtomic, writeFully, type StagedFile } from './atomic-write.js';
 import { DDL_STATEMENTS, META_KEYS } from './schema.js';
-import { encodeGraphFile } from './sqlite-file.js';
-import { encodeGraphFileWasm } from './graph-file-wasm.js';
+import { writeGraphFile } from './sqlite-file.js';
 
 const TABLE_DDL = DDL_STATEMENTS.filter((d) => !d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
 const INDEX_DDL = DDL_STATEMENTS.filter((d) => d.startsWith('CREATE INDEX')).map((d) => `${d};`).join('\n');
@@ -337,15 +336,24 @@ export async function encodeGraphDbWithSqlJs(rows: GraphRows, meta: StoreMeta): 
 }
 
 /**
- * Build the database from scratch and replace `file` atomically. The file is laid out directly (sqlite-file.ts: no
- * SQLite, no sql.js to load); rows that need SQLite's own handling go through sql.js.
+ * A new database of `rows` and `meta`, staged beside `file` (commit() puts it in place). The file is laid out directly
+ * and written a window of pages at a time (sqlite-file.ts: no SQLite, no sql.js to load, never whole in memory);
+ * rows that need SQLite's own handling go through sql.js.
  */
+export async function stageGraphDb(file: string, rows: GraphRows, meta: StoreMeta): Promise<StagedFile> {
+  let laidOut = false;
+  const staged = stageFile(file, (fd) => {
+    laidOut = writeGraphFile(fd, rows, meta);
+  });
+  if (laidOut) return staged;
+  staged.discard();
+  const bytes = await encodeGraphDbWithSqlJs(rows, meta);
+  return stageFile(file, (fd) => writeFully(fd, bytes));
+}
+
+/** Build the database from scratch and replace `file` atomically (not fsynced: graph.db is rebuilt from index.json). */
 export async function writeGraphDb(file: string, rows: GraphRows, meta: StoreMeta): Promise<void> {
-  // the WebAssembly layout, else the JavaScript one (the same bytes), else sql.js for rows that need SQLite
-  const laidOut = encodeGraphFileWasm(rows, meta);
-  const bytes = (laidOut === undefined ? encodeGraphFile(rows, meta) : laidOut) ?? (await encodeGraphDbWithSqlJs(rows, meta));
-  // atomic but not fsynced, as a patch is: graph.db is rebuilt from index.json whenever it cannot be read
-  await writeFileAtomic(file, bytes, { durable: false });
+  (await stageGraphDb(file, rows, meta)).commit();
 }
 
 /**

@@ -56,10 +56,18 @@ async function build(args: ParsedArgs): Promise<number> {
   const root = path.resolve(args.positional[0] ?? '.');
   if (!existsSync(root)) throw new ProblemError(`no such folder: ${root}`);
   const progress = createProgress();
-  const report = await buildIntel(root, {
-    cache: !args.flags.has('no-cache'),
-    onProgress: (phase, done, total) => progress.update(phase, done, total),
-  });
+  let report;
+  try {
+    report = await buildIntel(root, {
+      cache: !args.flags.has('no-cache'),
+      onProgress: (phase, done, total) => progress.update(phase, done, total),
+    });
+  } catch (error) {
+    progress.done();
+    // the artefacts could not be written (a full disk): nothing was replaced
+    if ((error as Error)?.name === 'BuildWriteError') throw new ProblemError((error as Error).message, 'free some disk space and run `intel build` again');
+    throw error;
+  }
   progress.done();
   print(args, report, () => fmt.buildReport(report, intelPaths(root).dir));
   return 0;

@@ -2,7 +2,6 @@
  * encodeGraphFile (the SQLite file laid out without SQLite) against sql.js, the reference: for the same rows both
  * files must hold the same schema and the same rows in every table and index order, and SQLite's own
  * `PRAGMA integrity_check` (page structure, key order, every index entry against its table row) must find nothing.
- * The WebAssembly layout (encodeGraphFileWasm, what a build runs) must give encodeGraphFile's bytes exactly.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +10,6 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Database, SqlValue } from 'sql.js';
 import { encodeGraphFile } from '../../../engine/src/store/sqlite-file.js';
-import { encodeGraphFileWasm } from '../../../engine/src/store/graph-file-wasm.js';
 import { encodeGraphDbWithSqlJs, loadSqlJs, readGraphRows, writeGraphDb } from '../../../engine/src/store/sqlite.js';
 import type { GraphRows, ImportKind, StoreMeta } from '../../../engine/src/types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../../../engine/src/version.js';
@@ -49,9 +47,6 @@ const all = (db: Database, sql: string): SqlValue[][] => db.exec(sql)[0]?.values
 async function assertSameAsSqlJs(rows: GraphRows): Promise<void> {
   const ours = encodeGraphFile(rows, meta);
   assert.ok(ours, 'encodeGraphFile declined rows it should lay out');
-  const wasm = encodeGraphFileWasm(rows, meta);
-  assert.ok(wasm, 'the WebAssembly layout is used for these rows');
-  assert.ok(wasm.equals(ours), 'the WebAssembly layout gives the same bytes');
   const reference = await encodeGraphDbWithSqlJs(rows, meta);
   const SQL = await loadSqlJs();
   const a = new SQL.Database(ours);
@@ -158,10 +153,7 @@ describe('encodeGraphFile (graph.db without SQLite)', () => {
     const duplicateEdge = { ...rows, edges: [...rows.edges, { ...rows.edges[0], line: 99 }] };
     const duplicatePath = { ...rows, nodes: [...rows.nodes, { ...rows.nodes[0], id: 'another-id' }] };
     const fractionalLine = { ...rows, symbols: [{ ...rows.symbols[0], line: 1.5 }] };
-    for (const odd of [duplicateEdge, duplicatePath, fractionalLine]) {
-      assert.equal(encodeGraphFile(odd, meta), null);
-      assert.equal(encodeGraphFileWasm(odd, meta), null);
-    }
+    for (const odd of [duplicateEdge, duplicatePath, fractionalLine]) assert.equal(encodeGraphFile(odd, meta), null);
     // writeGraphDb then writes what sql.js writes: INSERT OR REPLACE keeps the last duplicate edge
     const file = path.join(tmp, 'fallback.db');
     await writeGraphDb(file, duplicateEdge, meta);
@@ -174,7 +166,6 @@ describe('encodeGraphFile (graph.db without SQLite)', () => {
     const file = path.join(tmp, 'graph.db');
     await writeGraphDb(file, rows, meta);
     assert.deepEqual(readFileSync(file), encodeGraphFile(rows, meta));
-    assert.deepEqual(readFileSync(file), encodeGraphFileWasm(rows, meta));
     const back = await readGraphRows(file);
     assert.equal(back.nodes.length, 50);
     assert.equal(back.symbols.length, 100);
