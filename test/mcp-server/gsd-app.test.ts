@@ -12,7 +12,6 @@ import { buildIntel } from '../../engine/src/index.js';
 import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 import { startServer, type Session } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject, tempProject } from '../helpers/project.js';
-import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 
 describe('mcp server: GSD documents on the gsd-app fixture', () => {
   let root: string;

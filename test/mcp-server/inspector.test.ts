@@ -13,7 +13,6 @@ import { buildIntel } from '../../engine/src/index.js';
 import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 import { SERVER_ENTRY } from '../helpers/mcp.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
-import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
 
 const VERSION = '2.12.0';
 const CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gsd-test-tools', `inspector-${VERSION}`);

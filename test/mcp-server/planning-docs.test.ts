@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildIntel, issueLease, StateStore } from '../../engine/src/index.js';
+import { buildIntel, loadLeaseIssuer, StateStore } from '../../engine/src/index.js';
 import { startServer, type Session } from '../helpers/mcp.js';
 import { repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
@@ -59,6 +59,7 @@ describe('planning tools on the gsd-app fixture', () => {
     assert.deepEqual(v.problems, []);
     assert.equal(v.leases, 0);
     assert.equal(v.command, null);
+    const { issueLease } = await loadLeaseIssuer();
     await new StateStore(root).update((st) => issueLease(st, { taskId: 'T1', scope: ['src/auth/**'], holder: 'test', ttlMinutes: 30 }, Date.now()));
     const c = await s.ok('vitals', { command: '/gsd:plan-phase' });
     assert.equal(c.leases, 1);
@@ -257,6 +258,7 @@ describe('evolve: detect, apply with a rollback, rollback, report', () => {
 
   it('returns stale leases and reopens them on rollback', async () => {
     const past = Date.now() - 2 * 60 * 60 * 1000;
+    const { issueLease } = await loadLeaseIssuer();
     await new StateStore(root, { now: () => past }).update((st) => issueLease(st, { taskId: 'old-task', scope: ['src/db/**'], holder: 'gone', ttlMinutes: 5 }, past));
     const d = await s.ok('evolve', { action: 'detect', scope: 'stale-leases' });
     assert.equal(d.items.length, 1);
