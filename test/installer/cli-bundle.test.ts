@@ -45,8 +45,9 @@ describe('the CLI bundle (package.json "bin")', () => {
     const builtins = new Set(builtinModules);
     for (const file of jsFiles(BUNDLE)) {
       const text = readFileSync(file, 'utf8');
-      // import/export … from "x", import "x", import("x"), require("x") (not the words inside strings)
-      for (const m of text.matchAll(/(?<![\w$.'"`/-])(?:from|import|require)\s*\(?\s*(["'])([^"'\n]+)\1/g)) {
+      // import/export … from "x", import "x", import("x"), require("x") (not the words inside strings; a specifier has no
+      // comma or space, so prose such as `numbers from","` in a bundled string is not one)
+      for (const m of text.matchAll(/(?<![\w$.'"`/-])(?:from|import|require)\s*\(?\s*(["'])([^"'\n,\s]+)\1/g)) {
         const spec = m[2]!;
         if (spec.startsWith('.')) {
           const target = path.resolve(path.dirname(file), spec);
