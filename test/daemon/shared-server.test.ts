@@ -221,7 +221,7 @@ describe('shared server: one daemon, many sessions and worktrees', { skip: !hasG
   });
 
   it('keeps the hooks\' guarantees with the daemon and an in-process stdio server on one project', async () => {
-    // (extend with the planning state tools — leases, queue — once they are merged: same shape, both servers)
+    // the planning state tools (leases, queue) side by side: side-by-side-planning.test.ts
     const stdio = await startServer(repo);
     try {
       const files = Array.from({ length: 12 }, (_, i) => `src/side/s${i}.ts`);

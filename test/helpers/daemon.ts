@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { gsdHome, type GsdHome } from '../../mcp-server/src/daemon/home.js';
 import { readDaemonInfo, stopDaemon, type DaemonInfo } from '../../mcp-server/src/daemon/info.js';
-import { SERVER_ENTRY } from './mcp.js';
+import { SERVER_ENTRY, toolCalls, type Session } from './mcp.js';
 
 export interface TempHome {
   /** HOME for child processes */
@@ -39,20 +39,11 @@ export function tempHome(): TempHome {
   };
 }
 
-export interface McpSession {
-  client: Client;
-  stderr(): string;
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
-}
+export type McpSession = Pick<Session, 'client' | 'stderr' | 'call' | 'ok' | 'fails' | 'close'>;
 
-function wrap(client: Client, stderr: () => string): McpSession {
-  return {
-    client,
-    stderr,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
-    close: () => client.close(),
-  };
+async function wrap(client: Client, stderr: () => string): Promise<McpSession> {
+  const { tools } = await client.listTools();
+  return { client, stderr, ...toolCalls(client, tools), close: () => client.close() };
 }
 
 /** A Claude Code-like session: the stdio entry (the shim by default) started in `cwd` with the temp home. */
@@ -68,7 +59,6 @@ export async function shimSessionWith(command: string, args: string[], cwd: stri
   const client = new Client({ name: 'gsd-shim-test', version: '0' }, roots ? { capabilities: { roots: {} } } : {});
   if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href })) }));
   await client.connect(transport);
-  await client.listTools();
   return wrap(client, () => err);
 }
 
@@ -79,7 +69,6 @@ export async function httpSession(info: DaemonInfo, token: string, options: { ro
   const client = new Client({ name: 'gsd-http-test', version: '0' }, options.roots ? { capabilities: { roots: {} } } : {});
   if (options.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: options.roots!.map((r) => ({ uri: pathToFileURL(r).href })) }));
   await client.connect(new StreamableHTTPClientTransport(new URL(info.url), { requestInit: { headers } }));
-  await client.listTools();
   return wrap(client, () => '');
 }
 

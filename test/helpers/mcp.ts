@@ -33,26 +33,11 @@ export function outputShape(name: string): z.ZodType | undefined {
   return shapes.tools.get(name)?.outputSchema as z.ZodType | undefined;
 }
 
-export async function startServer(cwd: string, env: Record<string, string> = {}, entry = SERVER_ENTRY): Promise<Session> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [entry],
-    cwd,
-    // the server itself, in this process: the shim and the shared daemon have their own tests (shared-server.test.ts)
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GSD_MCP_MODE: 'in-process', ...env },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const client = new Client({ name: 'gsd-test', version: '0.0.0' });
-  await client.connect(transport);
-  const { tools } = await client.listTools();
+/** Tool calls through a connected Client: `call`, and `ok`/`fails` that check the result (ok: against the full output shape). */
+export function toolCalls(client: Client, tools: Tool[]): Pick<Session, 'call' | 'ok' | 'fails'> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
   return {
-    client,
-    tools,
-    stderr: () => err,
     call,
     async ok(name, args = {}) {
       const r = await call(name, args);
@@ -72,8 +57,24 @@ export async function startServer(cwd: string, env: Record<string, string> = {},
       assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should fail, got ${JSON.stringify(r.structuredContent)}`);
       return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     },
-    close: () => client.close(),
   };
+}
+
+export async function startServer(cwd: string, env: Record<string, string> = {}, entry = SERVER_ENTRY): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry],
+    cwd,
+    // the server itself, in this process: the shim and the shared daemon have their own tests (shared-server.test.ts)
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GSD_MCP_MODE: 'in-process', ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'gsd-test', version: '0.0.0' });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  return { client, tools, stderr: () => err, ...toolCalls(client, tools), close: () => client.close() };
 }
 
 /** Paths of the properties of a JSON schema (nested objects, array items, unions) that carry no description. */
