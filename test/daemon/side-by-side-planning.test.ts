@@ -21,7 +21,7 @@ describe('shared server: the planning state tools beside an in-process stdio ser
     const h = tempHome();
     const root = tempProject({ 'src/index.ts': 'export {};\n', '.planning/config.json': '{}\n' });
     // a Claude Code-like session through the stdio shim: it starts the daemon, then serves as the third client
-    const shim = await shimSession(root, h);
+    const shim = await shimSession(root, h, { CLAUDE_CODE_SESSION_ID: 'claude-session-shim' });
     const info = h.info();
     assert.ok(info, 'the shim started a daemon');
     const daemon = await httpSession(info, h.token(), { folder: root });
@@ -71,6 +71,15 @@ describe('shared server: the planning state tools beside an in-process stdio ser
       assert.match(await stdio.fails('lease', { action: 'renew', leaseId: fromDaemon.id }), new RegExp(`held by ${fromDaemon.holder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not S; only its holder renews it`));
       assert.match(await daemon.fails('lease', { action: 'renew', leaseId: fromStdio.id }), /held by S, not .*only its holder renews it/);
       assert.match(text(await shim.call('lease', { action: 'issue', taskId: 'over', scope: ['src/held/s/x.ts'] })), /overlaps lease L-[0-9a-f]{12} of task held-S, held by S/);
+      // sessions of the daemon are holders of their own: an http session gets an id of its MCP session (never the
+      // daemon's pid, which all would share), a shim session the Claude Code session it serves; neither renews the other's
+      assert.match(fromDaemon.holder, /^mcp-session:[0-9a-f-]{36}$/);
+      const fromShim = (await shim.ok('lease', { action: 'issue', taskId: 'held-shim', scope: ['src/held/shim/**'] })).result.lease;
+      assert.equal(fromShim.holder, 'claude-session-shim');
+      assert.match(await shim.fails('lease', { action: 'renew', leaseId: fromDaemon.id }), /only its holder renews it/);
+      assert.match(await daemon.fails('lease', { action: 'renew', leaseId: fromShim.id }), /only its holder renews it/);
+      await shim.ok('lease', { action: 'renew', leaseId: fromShim.id });
+      await shim.ok('lease', { action: 'return', leaseId: fromShim.id, result: 'done' });
       for (const [server, lease] of [[daemon, fromDaemon], [stdio, fromStdio]] as const) await server.ok('lease', { action: 'return', leaseId: lease.id, result: 'done' });
       assert.equal(readState(root).leases.filter((l) => !l.returnedAt).length, 0);
     } finally {

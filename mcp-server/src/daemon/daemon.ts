@@ -108,6 +108,20 @@ function rpcError(res: ServerResponse, status: number, message: string, headers:
 }
 
 /** The folder a shim passes (`X-GSD-Root`, URI-encoded): absolute or ignored. */
+/** The lease holder of a new session: the `x-gsd-session` header (a shim's Claude Code session), else a fresh id. */
+function sessionHolder(req: IncomingMessage): string {
+  const raw = req.headers['x-gsd-session'];
+  if (typeof raw === 'string' && raw) {
+    try {
+      const id = decodeURIComponent(raw);
+      if (/^[\w.:@-]{1,200}$/.test(id)) return id;
+    } catch {
+      // not an id: a fresh one below
+    }
+  }
+  return `mcp-session:${randomUUID()}`;
+}
+
 function boundFolder(req: IncomingMessage): string | null {
   const raw = req.headers['x-gsd-root'];
   if (typeof raw !== 'string' || !raw) return null;
@@ -165,7 +179,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
 
   const newSession = (req: IncomingMessage): StreamableHTTPServerTransport => {
     const folder = boundFolder(req);
-    const ctx = new ServerContext({ pool, bound: folder ? [folder] : [], cwd: folder ?? home.dir, env: {} });
+    // Each session holds its own leases: the Claude Code session the shim names, else an id of this MCP session
+    // (never the daemon's pid, which every session would share and a restart would change).
+    const ctx = new ServerContext({ pool, bound: folder ? [folder] : [], cwd: folder ?? home.dir, env: { CLAUDE_CODE_SESSION_ID: sessionHolder(req) } });
     const mcp = buildServer(ctx);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -124,7 +124,15 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     const token = readToken(options.home);
     const g = ++gen;
     const transport = new StreamableHTTPClientTransport(new URL(started.info.url), {
-      requestInit: { headers: { authorization: `Bearer ${token}`, 'x-gsd-root': encodeURIComponent(options.folder) } },
+      requestInit: {
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-gsd-root': encodeURIComponent(options.folder),
+          // the Claude Code session this shim serves, when its environment names it: the daemon records it as the
+          // holder of this session's leases, as an in-process server would (planning.ts, holderOf)
+          ...(process.env.CLAUDE_CODE_SESSION_ID ? { 'x-gsd-session': encodeURIComponent(process.env.CLAUDE_CODE_SESSION_ID) } : {}),
+        },
+      },
       reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 100, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1 },
     });
     const up: Upstream = { gen: g, kind: 'daemon', transport };
