@@ -142,7 +142,7 @@ runMain(async () => {
 
 ## Graph page (bench/graph-view.mjs)
 
-\`node bench/graph-view.mjs --runs ${opts.runs}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${machine.cpu}, ${machine.cores} cores, ${machine.memGiB} GiB, ${machine.os}, Node ${machine.node}; load average at the end ${machine.loadavg} (other sessions' builds and tests ran at the same time: read the ratios first). Medians of ${opts.runs} rounds; Chromium ${chromeVersion} headless (Debian's package, driven by playwright-core), viewport 1400×900.
+\`node bench/graph-view.mjs --runs ${opts.runs}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${machine.cpu}, ${machine.cores} cores, ${machine.memGiB} GiB, ${machine.os}, Node ${machine.node}; load average at the start ${machine.loadavg}, at the end ${machineInfo().loadavg} (other sessions' builds and tests ran at the same time: read the ratios first). Medians of ${opts.runs} rounds; Chromium ${chromeVersion} headless (Debian's package, driven by playwright-core), viewport 1400×900.
 
 ${table}
 

@@ -99,7 +99,7 @@ async function main() {
   mkdirSync(gdir, { recursive: true });
   const files = generate(gdir, opts.files);
   const client = new Client({ name: 'bench-guidance', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: tmp, GSD_MCP_TIMING: '1' } }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: tmp, GSD_MCP_TIMING: '1', GSD_MCP_MODE: 'in-process' } }));
   const out = { bench: 'guidance', date: new Date().toISOString(), machine: machineInfo(), command: `node bench/guidance.mjs ${process.argv.slice(2).join(' ')}`.trim(), files: opts.files, runs: opts.runs, cases: {} };
   try {
     const call = async (args) => {

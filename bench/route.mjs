@@ -49,7 +49,7 @@ async function corpusRun(c, runs) {
   const reader = await engine.openIntel(root);
   const files = reader.nodes.size;
   const client = new Client({ name: 'gsd-route-bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: root, env: { ...process.env, GSD_MCP_TIMING: '1' } }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: root, env: { ...process.env, GSD_MCP_TIMING: '1', GSD_MCP_MODE: 'in-process' } }));
   const ask = async (query, extra = {}) => {
     const r = await client.callTool({ name: 'route', arguments: { query, ...extra } });
     if (r.isError) throw new Error(`route "${query}": ${JSON.stringify(r.content)}`);
@@ -140,17 +140,17 @@ async function corpusRun(c, runs) {
     avgTokens: Math.round(answers.reduce((n, x) => n + x.tokens, 0) / answers.length),
     correct: answers.filter((x) => x.ok).length,
     blast: { median: median(times), p95: percentile(times, 95), n: times.length, hub, hubMedian: median(hubTimes), hubP95: percentile(hubTimes, 95), hubTokens: tokens(hub1.a), cachedMedian: median(hits) },
-    toolsList: toolsListSize(tools),
+    toolsList: { ...toolsListSize(tools), count: tools.length },
   };
 }
 
 function section(results) {
   const m = machineInfo();
   const L = ['## route and token budgets (issue 16a)', ''];
-  L.push(`Command: \`npm run build && node bench/route.mjs --results-md\` on ${m.cpu} (${m.cores} cores, ${m.memGiB} GiB), ${m.os ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC (other jobs were running on the machine).`);
+  L.push(`Command: \`npm run build && node bench/route.mjs --results-md\` on ${m.cpu} (${m.cores} cores, ${m.memGiB} GiB), ${m.os ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC, load average at the end ${m.loadavg} (other jobs were running on the machine).`);
   L.push('');
   const tl = results[0].toolsList;
-  L.push(`tools/list (route + the eleven intel/plan tools, generic root and max_tokens): ${tl.full} tokens whole response (${tl.fullChars} chars), ${tl.modelFacing} tokens of {name, description, input_schema} as Claude Code forwards them; budget 1,700 (whole listing with every planned tool <= 4,000, test/mcp-server/tool-list.test.ts).`);
+  L.push(`tools/list, the whole listing the server publishes (${tl.count} tools, generic root and max_tokens): ${tl.full} tokens whole response (${tl.fullChars} chars), ${tl.modelFacing} tokens of {name, description, input_schema} as Claude Code forwards them; bar: whole listing with every tool <= 4,000 (test/mcp-server/tool-list.test.ts; the earlier sub-budget of 1,700 was for route + the eleven intel/plan tools alone, which this figure no longer isolates).`);
   L.push('');
   L.push('| corpus | files | answers correct | avg route answer tokens | "what breaks if I change <file>", 30 files, warm, in server (median / p95, cache misses) | "impact of changing <top hotspot>" (median / p95, misses; answer tokens) | same, cache hit (median) |');
   L.push('|---|---|---|---|---|---|---|');
@@ -180,9 +180,10 @@ runMain(async () => {
     const md = fs.readFileSync(RESULTS_MD, 'utf8');
     const head = '## route and token budgets (issue 16a)';
     const i = md.indexOf(head);
-    const rest = i < 0 ? '' : md.slice(i + head.length).search(/\n## /);
-    const next = i < 0 ? md : md.slice(0, i) + (rest < 0 ? '' : md.slice(i + head.length + rest + 1));
-    fs.writeFileSync(RESULTS_MD, `${next.trimEnd()}\n\n${section(results)}\n`);
+    // in place: up to the next heading or section marker (another script's <!-- x:start --> stays where it is)
+    const rest = i < 0 ? -1 : md.slice(i + head.length).search(/\n(## |<!-- )/);
+    if (i < 0) fs.writeFileSync(RESULTS_MD, `${md.trimEnd()}\n\n${section(results)}\n`);
+    else fs.writeFileSync(RESULTS_MD, `${md.slice(0, i)}${section(results)}\n${rest < 0 ? '' : md.slice(i + head.length + rest)}`);
   }
   return results.every((r) => r.correct === r.answers.length && r.avgTokens <= 2000) ? 0 : 1;
 });

@@ -148,8 +148,10 @@ runMain(async () => {
   }
   for (const s of [...stdio, ...shims]) await s.client.close();
   for (const c of http) await c.close();
+  const exited = daemon.exitCode !== null ? Promise.resolve() : new Promise((r) => daemon.once('exit', r));
   daemon.kill('SIGTERM');
-  rmrf(home);
+  await exited; // the daemon writes under home until it exits: removing home earlier raced it (ENOTEMPTY)
+  fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
   const result = {
