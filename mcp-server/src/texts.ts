@@ -8,8 +8,6 @@ export const SERVER_INSTRUCTIONS =
   'state, lease, agent, skill, plan and evolve write the planning state under .planning/; the others only read. ' +
   'Every tool takes optional root (another checkout or worktree) and max_tokens (answer budget; cut lists say truncated and total).';
 
-export const ROOT_ARG = 'another project root';
-
 /** `_meta["anthropic/searchHint"]` of each tool: the words Claude Code's tool search should find it by (default: its title) */
 export const SEARCH_HINTS: Record<string, string> = {
   route: 'ask any code or plan question',

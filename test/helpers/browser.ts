@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pidAlive } from '../../engine/src/store/lock.js';
 import type { Browser } from 'playwright-core';
 import { findOnPath } from '../../installer/src/install/fsops.js';
 import { repoRoot } from './paths.js';
@@ -29,15 +30,6 @@ function findChromium(): string | null {
     if (p) return p;
   }
   return null;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** mkdir is atomic: the process that creates the folder holds the lock; a lock whose owner died is taken over. */

@@ -66,7 +66,8 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function pidAlive(pid: number): boolean {
+/** whether a process with this pid exists (one of another user's counts: EPERM) */
+export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
