@@ -142,16 +142,37 @@ export function writeFully(fd: number, bytes: Uint8Array, position: number | nul
  */
 export interface StagedFile {
   readonly file: string;
+  /** the temp file, until commit() or discard() */
+  readonly path: string;
   commit(): void;
   discard(): void;
 }
 
 /** Stages `file` with what `write` writes into the temp file's descriptor (not fsynced: for derived files). */
 export function stageFile(file: string, write: (fd: number) => void): StagedFile {
-  const tmp = writeTempSync(file, write, false);
+  return staged(file, writeTempSync(file, write, false));
+}
+
+/**
+ * Stages a copy of `file` (mode kept; copied by the kernel where it can, so no bytes pass through this process), for
+ * a caller that changes a few parts of a large file in the copy and then commits it.
+ */
+export function stageCopy(file: string): StagedFile {
+  const tmp = tempPathFor(file);
+  try {
+    fs.copyFileSync(file, tmp, fs.constants.COPYFILE_EXCL);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  return staged(file, tmp);
+}
+
+function staged(file: string, tmp: string): StagedFile {
   let open = true;
   return {
     file,
+    path: tmp,
     commit() {
       if (!open) return;
       fs.renameSync(tmp, file);

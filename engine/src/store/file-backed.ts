@@ -1,0 +1,62 @@
+/**
+ * A database file that sql.js reads and writes page by page through a file descriptor, instead of holding it whole
+ * in memory. sql.js keeps each database in Emscripten's in-memory file system (MEMFS), which stores a file's
+ * contents as one typed array and touches it only through `length`, `slice` (once, when the file is created from our
+ * bytes), `subarray(start, end)` (reads) and `set(bytes, position)` (writes). An object with those four members,
+ * backed by `pread`/`pwrite` on a file, lets SQLite run on a file of any size while only the pages it visits are
+ * read: an incremental patch of a 100 MB graph.db reads a few hundred pages and writes a few dozen.
+ *
+ * It is used on a private copy of graph.db (patchGraphDb): readers only ever see the old file or the patched one.
+ * Anything but page-sized access (MEMFS resizing the file, which SQLite only asks for when a database shrinks, i.e.
+ * VACUUM) throws, so the patch fails and the caller rewrites graph.db from index.json instead.
+ */
+import fs from 'node:fs';
+
+/** SQLite's largest page; every read or write SQLite makes of a database file is at most one page. */
+const MAX_ACCESS = 65536;
+
+export class FileBackedContents {
+  private created = false;
+  /** bytes written through this object: a patch writes a few pages */
+  written = 0;
+  reads = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+  ) {}
+
+  /** the file's size while MEMFS creates the file; afterwards a capacity MEMFS never needs to grow */
+  get length(): number {
+    return this.created ? Number.MAX_SAFE_INTEGER : this.size;
+  }
+
+  /** MEMFS takes a copy of the bytes a file is created from: this object is its own copy. */
+  slice(start: number, end: number): this {
+    if (this.created || start !== 0 || end !== this.size) throw new Error(`file-backed database: unexpected slice(${start}, ${end})`);
+    this.created = true;
+    return this;
+  }
+
+  subarray(start: number, end: number): Uint8Array {
+    const n = end - start;
+    if (!this.created || n < 0 || n > MAX_ACCESS) throw new Error(`file-backed database: unexpected read of ${n} bytes at ${start}`);
+    const bytes = Buffer.allocUnsafe(n);
+    for (let at = 0; at < n; ) {
+      const got = fs.readSync(this.fd, bytes, at, n - at, start + at);
+      if (got === 0) {
+        bytes.fill(0, at);
+        break;
+      }
+      at += got;
+    }
+    this.reads++;
+    return bytes;
+  }
+
+  set(bytes: Uint8Array, position = 0): void {
+    if (!this.created || bytes.length > MAX_ACCESS) throw new Error(`file-backed database: unexpected write of ${bytes.length} bytes at ${position}`);
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at, position + at);
+    this.written += bytes.length;
+  }
+}
