@@ -6,12 +6,19 @@ const enabled = Boolean(process.env.GSD_PERF);
 
 export function perfMark(): (label: string) => void {
   if (!enabled) return () => {};
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   let last = performance.now();
+  let lastCpu = cpu();
   return (label) => {
     const now = performance.now();
+    const nowCpu = cpu();
     const m = process.memoryUsage();
     const mb = (b: number) => Math.round(b / 1048576);
-    process.stderr.write(`[gsd perf] ${label} ${(now - last).toFixed(1)} ms (rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)} MB, external ${mb(m.external + m.arrayBuffers)} MB)\n`);
+    process.stderr.write(`[gsd perf] ${label} ${(now - last).toFixed(1)} ms, cpu ${(nowCpu - lastCpu).toFixed(0)} ms (rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)} MB, external ${mb(m.external + m.arrayBuffers)} MB)\n`);
     last = now;
+    lastCpu = nowCpu;
   };
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import type { FileRecord, IndexDocument, RelPath } from '../types.js';
-import { LazyRecords } from './lazy-records.js';
+import { LazyRecords, RecordSource, type RawSpan } from './lazy-records.js';
 
 /** index.json without its records: they stay in a LazyRecords map, parsed on demand. */
 export interface IndexHeader {
@@ -25,38 +25,117 @@ const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 
-/** The index of the `"` that closes the JSON string opening at byte 0, or -1 (UTF-8 continuation bytes are ≥ 0x80). */
-function endOfKey(line: Buffer): number {
-  for (let i = 1; i < line.length; i++) {
-    const c = line[i];
-    if (c === BACKSLASH) i++;
-    else if (c === QUOTE) return i;
+/**
+ * The index of the `"` that closes the JSON string opening at `from`, or -1 before `to` (UTF-8 continuation bytes are
+ * ≥ 0x80); `-2 - index` when the string holds an escape, so the caller knows to decode it with JSON.parse.
+ */
+function endOfKey(bytes: Buffer, from: number, to: number): number {
+  let escaped = false;
+  for (let i = from + 1; i < to; i++) {
+    const c = bytes[i];
+    if (c === BACKSLASH) {
+      escaped = true;
+      i++;
+    } else if (c === QUOTE) return escaped ? -2 - i : i;
   }
   return -1;
 }
 
+const SIZE_KEY = Buffer.from(',"size":');
+const MTIME_KEY = Buffer.from(',"mtimeMs":');
+/** Bytes read at a time while splitting index.json (a line longer than this grows the buffer). */
+const BLOCK_BYTES = 1 << 20;
+
+/** The end of the number written right after `key` at `at` of `bytes` (a comma before `to`), or -1. */
+function numberEnd(bytes: Buffer, key: Buffer, at: number, to: number): number {
+  if (at < 0 || at + key.length > to) return -1;
+  const end = bytes.indexOf(COMMA, at + key.length);
+  return end < 0 || end > to ? -1 : end;
+}
+
+function readAt(fd: number, into: Buffer, at: number, length: number, position: number): number {
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, into, at + done, length - done, position + done);
+    if (got === 0) break;
+    done += got;
+  }
+  return done;
+}
+
 /**
- * Splits index.json as written by serializeIndex, without decoding it: a header object, then one `"path":{record}`
- * per line, each record kept as bytes until asked for. Returns null when the bytes do not have that layout
- * (hand-edited, pretty-printed), so the caller can parse the text whole.
+ * Splits index.json as written by serializeIndex, without decoding it and without holding it: a header object, then
+ * one `"path":{record}` per line, read a block at a time; each record is kept as a span of the file (LazyRecords)
+ * until asked for. Returns null when the bytes do not have that layout (hand-edited, pretty-printed), so the caller
+ * can parse the text whole.
  */
-function splitLines(bytes: Buffer): { header: IndexHeader; records: LazyRecords } | null {
-  const open = bytes.indexOf(OPEN_BYTES);
-  const bodyEnd = bytes.length - CLOSE_BYTES.length;
-  if (open < 0 || bodyEnd < open || !bytes.subarray(bodyEnd).equals(CLOSE_BYTES)) return null;
-  const header = JSON.parse(`${bytes.subarray(0, open).toString('utf8')}"files":{}}`) as IndexHeader & { files?: unknown };
+function splitLines(file: string, fd: number, stat: Stats): { header: IndexHeader; records: LazyRecords } | null {
+  const size = stat.size;
+  if (size < OPEN_BYTES.length + CLOSE_BYTES.length) return null;
+  const tail = Buffer.alloc(CLOSE_BYTES.length);
+  readAt(fd, tail, 0, tail.length, size - tail.length);
+  if (!tail.equals(CLOSE_BYTES)) return null;
+  const bodyEnd = size - CLOSE_BYTES.length;
+  let buf = Buffer.allocUnsafe(Math.min(BLOCK_BYTES, size));
+  /** the file offset of buf[0], and how many bytes of buf hold the file */
+  let bufStart = 0;
+  let bufLen = readAt(fd, buf, 0, buf.length, 0);
+  let view = buf.subarray(0, bufLen);
+  /** keeps the bytes from file offset `from` and reads on after them, growing the buffer when they fill it */
+  const refill = (from: number): boolean => {
+    if (bufStart + bufLen >= size) return false;
+    const keep = bufStart + bufLen - from;
+    if (keep >= buf.length / 2) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, from - bufStart, bufLen);
+      buf = bigger;
+    } else {
+      buf.copy(buf, 0, from - bufStart, bufLen);
+    }
+    bufStart = from;
+    bufLen = keep + readAt(fd, buf, keep, buf.length - keep, from + keep);
+    view = buf.subarray(0, bufLen);
+    return true;
+  };
+  let open = view.indexOf(OPEN_BYTES);
+  while (open < 0 && refill(bufStart)) open = view.indexOf(OPEN_BYTES);
+  if (open < 0 || open + bufStart > bodyEnd) return null;
+  const header = JSON.parse(`${view.toString('utf8', 0, open)}"files":{}}`) as IndexHeader & { files?: unknown };
   delete header.files;
   const records = new LazyRecords();
-  let start = open + OPEN_BYTES.length;
-  if (start > bodyEnd) return { header, records };
+  records.setSource(RecordSource.ofFile(file, stat));
+  let start = bufStart + open + OPEN_BYTES.length;
   while (start <= bodyEnd) {
-    let end = bytes.indexOf(NEWLINE, start);
-    if (end < 0 || end > bodyEnd) end = bodyEnd;
-    const line = bytes.subarray(start, end);
-    const keyEnd = endOfKey(line);
-    if (line[0] !== QUOTE || keyEnd < 0 || line[keyEnd + 1] !== COLON) return null;
-    const valueEnd = line[line.length - 1] === COMMA ? line.length - 1 : line.length;
-    records.setRaw(JSON.parse(line.subarray(0, keyEnd + 1).toString('utf8')) as string, line.subarray(keyEnd + 2, valueEnd));
+    const nl = view.indexOf(NEWLINE, start - bufStart);
+    let end = nl < 0 ? -1 : bufStart + nl;
+    if (end < 0) {
+      if (refill(start)) continue;
+      end = bodyEnd;
+    }
+    if (end > bodyEnd) end = bodyEnd;
+    const from = start - bufStart;
+    const to = end - bufStart;
+    let keyEnd = endOfKey(view, from, to);
+    const escaped = keyEnd < -1;
+    if (escaped) keyEnd = -2 - keyEnd;
+    if (view[from] !== QUOTE || keyEnd < 0 || view[keyEnd + 1] !== COLON) return null;
+    let key: string;
+    if (escaped) {
+      key = JSON.parse(view.toString('utf8', from, keyEnd + 1)) as string;
+      // written back as JSON.stringify writes it: a key spelled another way makes the caller parse the whole file
+      if (!Buffer.from(JSON.stringify(key)).equals(view.subarray(from, keyEnd + 1))) return null;
+    } else {
+      key = view.toString('utf8', from + 1, keyEnd);
+    }
+    const valueEnd = view[to - 1] === COMMA ? to - 1 : to;
+    // size and mtime, read where serializeIndex puts them: `,"size":N,"mtimeMs":M,` early in the record
+    const sizeAt = view.indexOf(SIZE_KEY, keyEnd + 2);
+    const sizeEnd = numberEnd(view, SIZE_KEY, sizeAt, valueEnd);
+    const mtimeEnd = sizeEnd < 0 || view.indexOf(MTIME_KEY, sizeEnd) !== sizeEnd ? -1 : numberEnd(view, MTIME_KEY, sizeEnd, valueEnd);
+    const fileSize = mtimeEnd < 0 ? NaN : Number(view.toString('latin1', sizeAt + SIZE_KEY.length, sizeEnd));
+    const mtimeMs = mtimeEnd < 0 ? NaN : Number(view.toString('latin1', sizeEnd + MTIME_KEY.length, mtimeEnd));
+    // a record out of order (or twice) means a hand-made file: the caller parses it whole
+    if (!records.setRaw(key, start, bufStart + keyEnd + 2, bufStart + valueEnd, fileSize, mtimeMs)) return null;
     start = end + 1;
   }
   return { header, records };
@@ -64,20 +143,20 @@ function splitLines(bytes: Buffer): { header: IndexHeader; records: LazyRecords 
 
 /** Reads index.json. A missing, unparsable or other-version file is reported as data, so the caller can rescan. */
 export function readIndexDocument(file: string): IndexReadResult {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch (error) {
     return { ok: false, reason: 'missing', detail: (error as Error).message };
   }
   let header: IndexHeader;
   let records: LazyRecords;
   try {
-    const split = splitLines(bytes);
+    const split = splitLines(file, fd, fstatSync(fd));
     if (split) {
       ({ header, records } = split);
     } else {
-      const doc = JSON.parse(bytes.toString('utf8')) as IndexDocument;
+      const doc = JSON.parse(readFileSync(fd, 'utf8')) as IndexDocument;
       if (!doc || typeof doc !== 'object' || typeof doc.files !== 'object' || doc.files === null) {
         return { ok: false, reason: 'corrupt', detail: `${file}: no "files" object` };
       }
@@ -88,6 +167,8 @@ export function readIndexDocument(file: string): IndexReadResult {
     }
   } catch (error) {
     return { ok: false, reason: 'corrupt', detail: `${file}: ${(error as Error).message}` };
+  } finally {
+    closeSync(fd);
   }
   if (header.storeFormatVersion !== STORE_FORMAT_VERSION) {
     return { ok: false, reason: 'format-mismatch', detail: `${file}: format ${header.storeFormatVersion}, expected ${STORE_FORMAT_VERSION}` };
@@ -100,37 +181,60 @@ export function readIndexDocument(file: string): IndexReadResult {
  * written back from the bytes they were read from, never decoded or re-encoded.
  */
 export function serializeIndex(records: Map<RelPath, FileRecord>, configFiles: Record<RelPath, number>, builtAt: string): Buffer {
-  return Buffer.concat([...indexChunks(records, configFiles, builtAt)]);
+  const parts: Buffer[] = [];
+  for (const chunk of indexChunks(records, configFiles, builtAt)) parts.push(Buffer.from(chunk)); // chunks may share a buffer
+  return Buffer.concat(parts);
 }
 
 /** Bytes gathered before a chunk of index.json is handed on. */
 const CHUNK_BYTES = 1 << 20;
 
-/** serializeIndex's bytes in chunks of about a megabyte, so a large index is never whole in memory. */
+/**
+ * serializeIndex's bytes in chunks of about a megabyte, so a large index is never whole in memory. Runs of untouched
+ * records that were next to each other in the index read (LazyRecords) are copied from it a block at a time, through
+ * one buffer: a chunk is only valid until the next one is asked for.
+ */
 export function* indexChunks(records: Map<RelPath, FileRecord>, configFiles: Record<RelPath, number>, builtAt: string): Generator<Buffer> {
   const header: IndexHeader = { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt, configFiles };
   const lazy = records instanceof LazyRecords ? records : null;
-  let parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(header).slice(0, -1)},${FILES_OPEN}`)];
-  let size = 0;
-  const separator = Buffer.from(',\n');
-  const paths = [...records.keys()].sort();
-  for (let i = 0; i < paths.length; i++) {
-    const p = paths[i];
-    if (i > 0) parts.push(separator);
-    const raw = lazy?.rawOf(p);
-    const line = Buffer.from(`${JSON.stringify(p)}:${raw ? '' : JSON.stringify(records.get(p))}`);
-    parts.push(line);
-    size += line.length;
-    if (raw) {
-      parts.push(raw);
-      size += raw.length;
-    }
-    if (size >= CHUNK_BYTES) {
+  const reader = lazy?.rawSource()?.open();
+  try {
+    let parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(header).slice(0, -1)},${FILES_OPEN}`)];
+    let size = 0;
+    const separator = Buffer.from(',\n');
+    const copyBuffer = reader ? Buffer.allocUnsafe(CHUNK_BYTES) : null;
+    const ordered: Iterator<[RelPath, RawSpan | null]> = lazy ? lazy.ordered() : ([...records.keys()].sort().map((p) => [p, null]) as Array<[RelPath, null]>)[Symbol.iterator]();
+    let item = ordered.next();
+    for (let first = true; !item.done; first = false) {
+      const [p, span] = item.value;
+      item = ordered.next();
+      if (!first) parts.push(separator);
+      if (!span || !reader) {
+        const line = Buffer.from(`${JSON.stringify(p)}:${JSON.stringify(records.get(p))}`);
+        parts.push(line);
+        size += line.length;
+        if (size >= CHUNK_BYTES) {
+          yield Buffer.concat(parts);
+          parts = [];
+          size = 0;
+        }
+        continue;
+      }
+      // the longest run of untouched records that were consecutive lines (`,\n` between them) in the index read
+      const start = span.start;
+      let end = span.end;
+      while (!item.done && item.value[1] && item.value[1].start === end + 2) {
+        end = item.value[1].end;
+        item = ordered.next();
+      }
       yield Buffer.concat(parts);
       parts = [];
       size = 0;
+      for (let at = start; at < end; at += CHUNK_BYTES) yield reader.read(at, Math.min(end, at + CHUNK_BYTES), copyBuffer!);
     }
+    parts.push(CLOSE_BYTES);
+    yield Buffer.concat(parts);
+  } finally {
+    reader?.close();
   }
-  parts.push(CLOSE_BYTES);
-  yield Buffer.concat(parts);
 }

@@ -4,7 +4,8 @@ import { rankByDependents } from '../graph/adjacency.js';
 import { detectConventions } from '../graph/conventions.js';
 import { rankEntryPoints } from '../graph/entry-points.js';
 import { edgesOf, rowsOf, type FileEdge } from '../graph/records.js';
-import { indexChunks, serializeIndex } from '../graph/index-document.js';
+import { indexChunks } from '../graph/index-document.js';
+import { LazyRecords } from '../graph/lazy-records.js';
 import { intelPaths } from '../paths.js';
 import { patchGraphDb, stageGraphDb, stageFile, writeFully, writeFileAtomic, writePagesSync, PageStage, renderEntity, renderSummary, readEntityPurpose, type StagedFile } from '../store/index.js';
 import { sha1Hex } from '../hash.js';
@@ -31,6 +32,32 @@ export function edgeIndex(records: Map<RelPath, FileRecord>): EdgeIndex {
       if (list) list.push(e);
       else inn.set(e.target, [e]);
     }
+  }
+  return { out, in: inn };
+}
+
+/** Above this many pages to render, the dependents are found by parsing every record rather than by a byte search each. */
+const SEARCHED_PATHS = 16;
+
+/**
+ * The edges the entity pages of `paths` show: their own, and every edge that points at one of them. For an index
+ * read lazily the importers are found without parsing every record: a native search of the raw index bytes for
+ * `"resolved":{"kind":"file","path":"<path>"}` (which cannot occur inside a JSON string, whose quotes are escaped),
+ * then the candidate records are parsed and their edges checked; records parsed already are checked directly.
+ */
+export function edgesAround(records: Map<RelPath, FileRecord>, paths: ReadonlySet<RelPath>): EdgeIndex {
+  if (!(records instanceof LazyRecords) || paths.size > SEARCHED_PATHS) return edgeIndex(records);
+  const out = new Map<RelPath, FileEdge[]>();
+  const inn = new Map<RelPath, FileEdge[]>();
+  for (const p of paths) {
+    const r = records.get(p);
+    if (r) out.set(p, edgesOf(r));
+    inn.set(p, []);
+  }
+  const found = records.rawContaining([...paths].map((p) => Buffer.from(`"resolved":{"kind":"file","path":${JSON.stringify(p)}}`)));
+  records.getMany(found);
+  for (const source of [...records.parsedKeys()]) {
+    for (const e of edgesOf(records.get(source)!)) if (paths.has(e.target)) inn.get(e.target)!.push(e);
   }
   return { out, in: inn };
 }
@@ -90,7 +117,7 @@ function entityText(state: ProjectState, record: FileRecord, edges: EdgeIndex, u
     }
     return [...byPath.entries()]
       .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-      .map(([p, kinds]) => ({ path: p, id: state.records.get(p)?.id ?? '', kinds: [...kinds].sort() }));
+      .map(([p, kinds]) => ({ path: p, id: state.records.has(p) ? entityId(p) : '', kinds: [...kinds].sort() }));
   };
   const externals = [...new Set(record.imports.flatMap((i) => (i.resolved.kind === 'external' ? [i.resolved.package] : [])))].sort();
   const unresolved = record.imports.flatMap((i) => (i.resolved.kind === 'unresolved' ? [{ specifier: i.specifier, reason: i.resolved.reason }] : []));
@@ -129,8 +156,11 @@ function meta(builtAt: string): StoreMeta {
 
 /** Writes index.json (an incremental update; a full build stages it in chunks, writeAllArtifacts). */
 export async function writeIndexDocument(state: ProjectState, builtAt: string): Promise<void> {
-  // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again
-  await writeFileAtomic(intelPaths(state.root).index, serializeIndex(state.records, state.configFiles, builtAt), { durable: false });
+  // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again;
+  // written in chunks, untouched lines copied from the index read (indexChunks)
+  stageFile(intelPaths(state.root).index, (fd) => {
+    for (const chunk of indexChunks(state.records, state.configFiles, builtAt)) writeFully(fd, chunk);
+  }).commit();
 }
 
 /** The names in the entity folder, or null when there is no folder yet (a first build). */
@@ -282,8 +312,9 @@ export async function writeDeltaArtifacts(
   lap('delta: absorb + rows');
   await patchGraphDb(paths.graph, { removeNodeIds: removeIds, rows }, meta(builtAt));
   lap('delta: patch graph.db');
-  // the edge index needs every record: build it only when a page or the summary must be rendered
-  const edges = entityPaths.size || summaryChanged ? edgeIndex(state.records) : null;
+  // the summary needs every edge; pages only those around them
+  const edges = summaryChanged ? edgeIndex(state.records) : entityPaths.size ? edgesAround(state.records, entityPaths) : null;
+  lap(summaryChanged ? 'delta: edge index' : `delta: edges around ${entityPaths.size} pages`);
   const pages: Array<[string, string]> = [];
   for (const p of entityPaths) {
     const record = state.records.get(p)!;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { readIntelConfig } from '../config.js';
 import { edgesOf, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
 import { readIndexDocument } from '../graph/index-document.js';
-import { CorruptIndexError } from '../graph/lazy-records.js';
+import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js';
+import { exportStyleOf } from '../graph/conventions.js';
 import { toRelPath } from '../ids.js';
 import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
@@ -84,7 +85,7 @@ function summaryFacts(r: FileRecord): string {
   return JSON.stringify([
     r.type,
     r.moduleSystem,
-    r.exports.map((e) => e.name),
+    r.type === 'source' ? exportStyleOf(r.exports) : null,
     r.skipped,
     r.syntaxError !== null,
     r.imports.map((i) => (i.resolved.kind === 'file' ? `${i.kind}:${i.resolved.path}` : i.resolved.kind === 'external' ? `x:${i.resolved.package}` : i.resolved.kind)),
@@ -266,12 +267,13 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
     const added: RelPath[] = [];
     for (const f of scanned) {
       seen.add(f.path);
-      const r = state.records.get(f.path);
+      const r = statOf(state.records, f.path);
       if (!r) added.push(f.path);
       if (!r || r.size !== f.size || r.mtimeMs !== f.mtimeMs || forced.has(f.path)) load.push(f.path);
     }
     const remove = [...state.records.keys()].filter((p) => !seen.has(p));
     let loaded: LoadedFile[] = [];
+    if (state.records instanceof LazyRecords) state.records.getMany(load); // one open of index.json for all of them
     if (load.length) {
       const pool = createParsePool(root, { maxFileBytes: state.config.maxFileBytes, threads: options.threads });
       try {
