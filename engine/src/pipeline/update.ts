@@ -253,10 +253,13 @@ export interface RefreshOptions {
 /** refreshIntel for a caller that already holds the intel lock (the journal drain). */
 export async function refreshUnlocked(root: string, options: RefreshOptions = {}): Promise<RefreshReport> {
   const start = performance.now();
+  const lap = perfMark();
   const state = loadState(root);
+  lap('refresh: read index.json');
   if (!state) return { added: [], ...(await rebuilt(root, start, options.threads)) };
   try {
     const scanned = await scanProject(root, state.config);
+    lap('refresh: scan');
     const forced = new Set<RelPath>();
     for (const input of options.also ?? []) {
       const rel = toRelPath(root, input);
@@ -282,7 +285,9 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
         await pool.close();
       }
     }
+    lap(`refresh: parse ${load.length}`);
     const configTouched = [...forced].some((p) => RESOLUTION_CONFIG.test(p)) || newConfigFiles(root, seen, state.configFiles).length > 0;
+    lap('refresh: config files');
     const result = await applyChanges(state, loaded, remove, configTouched, new Date().toISOString());
     const mode = result.changed.size || result.removed.size ? 'incremental' : 'unchanged';
     return {

@@ -20,6 +20,7 @@ export class FileBackedContents {
   /** bytes written through this object: a patch writes a few pages */
   written = 0;
   reads = 0;
+  private readonly scratch = Buffer.allocUnsafe(MAX_ACCESS);
 
   constructor(
     private readonly fd: number,
@@ -41,7 +42,8 @@ export class FileBackedContents {
   subarray(start: number, end: number): Uint8Array {
     const n = end - start;
     if (!this.created || n < 0 || n > MAX_ACCESS) throw new Error(`file-backed database: unexpected read of ${n} bytes at ${start}`);
-    const bytes = Buffer.allocUnsafe(n);
+    // MEMFS copies what it reads into SQLite's memory at once: one scratch buffer serves every read
+    const bytes = this.scratch.subarray(0, n);
     for (let at = 0; at < n; ) {
       const got = fs.readSync(this.fd, bytes, at, n - at, start + at);
       if (got === 0) {
