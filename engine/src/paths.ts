@@ -10,6 +10,8 @@ export function intelPaths(root: string) {
     graph: path.join(dir, 'graph.db'),
     entities: path.join(dir, 'entities'),
     summary: path.join(dir, 'summary.md'),
+    /** what summary.md was computed from, for an edit that moves no edge (pipeline/summary-state.ts) */
+    summaryState: path.join(dir, 'summary-state.json'),
     lock: path.join(dir, '.lock'),
     log: path.join(dir, 'hook.log'),
   };

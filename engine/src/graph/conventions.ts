@@ -65,6 +65,17 @@ export function exportStyleOf(exports: ReadonlyArray<{ name: string }>): string 
   return hasDefault && hasNamed ? 'named + default' : hasDefault ? 'default export' : 'named exports';
 }
 
+/** What a file adds to the module-system convention ('ES modules', 'CommonJS', 'mixed'), or null. */
+export function moduleStyleOf(r: Pick<FileRecord, 'moduleSystem' | 'type'>): string | null {
+  if (r.moduleSystem === 'none' || r.type === 'types') return null;
+  return r.moduleSystem === 'esm' ? 'ES modules' : r.moduleSystem === 'cjs' ? 'CommonJS' : 'mixed';
+}
+
+/** What a file adds to the export-style convention (source files only), or null. */
+export function recordExportStyle(r: Pick<FileRecord, 'exports' | 'type'>): string | null {
+  return r.type === 'source' ? exportStyleOf(r.exports) : null;
+}
+
 /** Conventions detected from the indexed files: naming, module system, export style, tests and folder roles. */
 export function detectConventions(records: FileRecord[]): Conventions {
   const naming = new Map<string, number>();
@@ -83,8 +94,9 @@ export function detectConventions(records: FileRecord[]): Conventions {
   for (const r of records) {
     const style = namingStyle(baseStem(r.path));
     if (style && r.type !== 'config') bump(naming, style);
-    if (r.moduleSystem !== 'none' && r.type !== 'types') bump(modules, r.moduleSystem === 'esm' ? 'ES modules' : r.moduleSystem === 'cjs' ? 'CommonJS' : 'mixed');
-    const exportStyle = r.type === 'source' ? exportStyleOf(r.exports) : null;
+    const moduleStyle = moduleStyleOf(r);
+    if (moduleStyle) bump(modules, moduleStyle);
+    const exportStyle = recordExportStyle(r);
     if (exportStyle) bump(exportStyles, exportStyle);
     const segments = r.path.split('/');
     const top = segments.length > 2 ? `${segments[0]}/${segments[1]}` : segments.length === 2 ? segments[0] : '';

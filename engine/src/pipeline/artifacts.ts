@@ -15,6 +15,13 @@ import { generatedPurpose } from '../graph/classify.js';
 import { entityId } from '../ids.js';
 import { perfMark } from '../perf.js';
 import type { ProjectState } from './project-state.js';
+import { applyRecordChanges, countersOf, readSummaryState, type SummaryFacts, type SummaryState } from './summary-state.js';
+
+/**
+ * What a change did to summary.md: nothing it shows ('same'), only counts a file's content adds to (module system,
+ * export style, skipped, syntax errors: 'counts'), or edges or files ('all').
+ */
+export type SummaryChange = 'same' | 'counts' | 'all';
 
 export interface EdgeIndex {
   out: Map<RelPath, FileEdge[]>;
@@ -131,23 +138,31 @@ function entityText(state: ProjectState, record: FileRecord, edges: EdgeIndex, u
   });
 }
 
-function summaryText(state: ProjectState, edges: EdgeIndex, builtAt: string): string {
+/** Everything summary.md shows but the project's name and the time, computed from every record. */
+function summaryFactsOf(state: ProjectState, edges: EdgeIndex): SummaryFacts {
   const records = [...state.records.values()];
   let edgeCount = 0;
   for (const list of edges.out.values()) edgeCount += list.length;
-  return renderSummary({
-    root: path.basename(state.root),
+  return {
     fileCount: records.length,
     edgeCount,
     externalCount: new Set(records.flatMap((r) => r.imports.flatMap((i) => (i.resolved.kind === 'external' ? [i.resolved.package] : [])))).size,
     unresolvedCount: records.reduce((n, r) => n + r.imports.filter((i) => i.resolved.kind === 'unresolved').length, 0),
     skippedCount: records.filter((r) => r.skipped).length,
     syntaxErrorCount: records.filter((r) => r.syntaxError).length,
-    builtAt,
     hotspots: hotspotsOf(state.records, edges).slice(0, 10),
     entryPoints: entryPointsOf(state.records, edges).slice(0, 8),
     conventions: detectConventions(records),
-  });
+  };
+}
+
+/** summary.md and the state it was computed from (summary-state.ts), from every record. */
+function fullSummary(state: ProjectState, edges: EdgeIndex, builtAt: string): SummaryState {
+  return { builtAt, view: summaryFactsOf(state, edges), ...countersOf(state.records.values()) };
+}
+
+function summaryText(state: ProjectState, summary: SummaryState): string {
+  return renderSummary({ root: path.basename(state.root), builtAt: summary.builtAt, ...summary.view });
 }
 
 function meta(builtAt: string): StoreMeta {
@@ -252,8 +267,9 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
     lap('write: graph.db rows');
     staged.push(await stageGraphDb(paths.graph, rows, meta(builtAt)));
     lap('write: graph.db');
-    const summary = summaryText(state, edges, builtAt);
-    staged.push(stageFile(paths.summary, (fd) => writeFully(fd, Buffer.from(summary))));
+    const summary = fullSummary(state, edges, builtAt);
+    staged.push(stageFile(paths.summary, (fd) => writeFully(fd, Buffer.from(summaryText(state, summary)))));
+    staged.push(stageFile(paths.summaryState, (fd) => writeFully(fd, Buffer.from(JSON.stringify(summary)))));
     lap('write: summary');
     // index.json last: it is the source of truth
     staged.push(stageFile(paths.index, (fd) => {
@@ -287,7 +303,7 @@ export async function writeDeltaArtifacts(
   changed: Set<RelPath>,
   removed: Map<RelPath, FileRecord>,
   touchedNeighbours: Set<RelPath>,
-  summaryChanged: boolean,
+  summaryChange: SummaryChange,
   before: Map<RelPath, FileRecord>,
   builtAt: string,
 ): Promise<void> {
@@ -312,9 +328,25 @@ export async function writeDeltaArtifacts(
   lap('delta: absorb + rows');
   await patchGraphDb(paths.graph, { removeNodeIds: removeIds, rows }, meta(builtAt));
   lap('delta: patch graph.db');
-  // the summary needs every edge; pages only those around them
-  const edges = summaryChanged ? edgeIndex(state.records) : entityPaths.size ? edgesAround(state.records, entityPaths) : null;
-  lap(summaryChanged ? 'delta: edge index' : `delta: edges around ${entityPaths.size} pages`);
+  // what summary.md was computed from, when it belongs to the index read and the change moved no edge and no file
+  const known = summaryChange === 'all' ? null : readSummaryState(paths.summaryState, state.builtAt);
+  let summary: SummaryState | null = null;
+  if (known && summaryChange === 'counts') {
+    const changes: Array<[FileRecord, FileRecord]> = [];
+    for (const p of changed) {
+      const old = before.get(p);
+      const now = state.records.get(p);
+      if (old && now) changes.push([old, now]);
+    }
+    summary = applyRecordChanges(known, changes, builtAt);
+  } else if (known) {
+    summary = { ...known, builtAt };
+  }
+  // a full summary needs every edge; pages only those around them
+  const full = summaryChange !== 'same' && !summary;
+  const edges = full ? edgeIndex(state.records) : entityPaths.size ? edgesAround(state.records, entityPaths) : null;
+  lap(full ? 'delta: edge index' : `delta: edges around ${entityPaths.size} pages`);
+  if (full) summary = fullSummary(state, edges!, builtAt);
   const pages: Array<[string, string]> = [];
   for (const p of entityPaths) {
     const record = state.records.get(p)!;
@@ -324,10 +356,12 @@ export async function writeDeltaArtifacts(
   writePagesSync(paths.entities, pages);
   for (const r of removed.values()) rmSync(path.join(paths.entities, `${r.id}.md`), { force: true });
   lap(`delta: ${pages.length} of ${entityPaths.size} entities`);
-  if (summaryChanged) {
-    await writeFileAtomic(paths.summary, summaryText(state, edges!, builtAt), { durable: false });
-    lap('delta: summary');
+  if (summaryChange !== 'same' && summary) {
+    await writeFileAtomic(paths.summary, summaryText(state, summary), { durable: false });
+    lap(full ? 'delta: summary' : 'delta: summary (counters)');
   }
+  // before index.json: a process that dies in between leaves a state that belongs to no index, never a wrong one
+  if (summary) await writeFileAtomic(paths.summaryState, JSON.stringify(summary), { durable: false });
   await writeIndexDocument(state, builtAt);
   lap('delta: index.json');
 }

@@ -9,6 +9,8 @@ export interface ProjectState {
   config: IntelConfig;
   records: Map<RelPath, FileRecord>;
   configFiles: Record<RelPath, number>;
+  /** the builtAt of the index.json the state was read from (none for a full build) */
+  builtAt?: string;
 }
 
 function mtimeOf(root: string, rel: string): number {

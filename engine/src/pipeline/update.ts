@@ -4,7 +4,7 @@ import { readIntelConfig } from '../config.js';
 import { edgesOf, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
 import { readIndexDocument } from '../graph/index-document.js';
 import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js';
-import { exportStyleOf } from '../graph/conventions.js';
+import { moduleStyleOf, recordExportStyle } from '../graph/conventions.js';
 import { toRelPath } from '../ids.js';
 import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
@@ -13,7 +13,7 @@ import { createFileFilter, scanProject } from '../scan/index.js';
 import { withLock, CorruptStoreError, FormatMismatchError } from '../store/index.js';
 import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
-import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument } from './artifacts.js';
+import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
 import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
 
@@ -80,16 +80,17 @@ function specifierKey(r: FileRecord): string {
   return r.imports.map((i) => `${i.kind}\u0000${i.specifier}`).join('\u0001');
 }
 
-/** What summary.md shows of one file: when none of it changed, the summary need not be computed again. */
-function summaryFacts(r: FileRecord): string {
+/** What summary.md shows of one file through edges, externals and unresolved imports: when it moves, so may everything. */
+function graphFacts(r: FileRecord): string {
   return JSON.stringify([
     r.type,
-    r.moduleSystem,
-    r.type === 'source' ? exportStyleOf(r.exports) : null,
-    r.skipped,
-    r.syntaxError !== null,
     r.imports.map((i) => (i.resolved.kind === 'file' ? `${i.kind}:${i.resolved.path}` : i.resolved.kind === 'external' ? `x:${i.resolved.package}` : i.resolved.kind)),
   ]);
+}
+
+/** What else summary.md shows of one file: its share of the module-system and export-style conventions, and counts. */
+function countFacts(r: FileRecord): string {
+  return JSON.stringify([moduleStyleOf(r), recordExportStyle(r), r.skipped !== null, r.syntaxError !== null]);
 }
 
 /**
@@ -147,7 +148,7 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
   }
   lap(full ? 'apply: re-resolve all' : 'apply: no re-resolve needed');
   const neighbours = new Set<RelPath>();
-  let summaryChanged = fileSetChanged;
+  let summaryChange: SummaryChange = fileSetChanged ? 'all' : 'same';
   for (const p of [...changed, ...removed.keys()]) {
     const old = before.get(p);
     const now = state.records.get(p);
@@ -155,14 +156,15 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
     const newEdges = new Map((now ? edgesOf(now) : []).map((e) => [`${e.target}\u0000${e.kind}`, e.target]));
     for (const [key, target] of oldEdges) if (!newEdges.has(key)) neighbours.add(target);
     for (const [key, target] of newEdges) if (!oldEdges.has(key)) neighbours.add(target);
-    if (!summaryChanged && (!old || !now || summaryFacts(old) !== summaryFacts(now))) summaryChanged = true;
+    if (!old || !now || graphFacts(old) !== graphFacts(now)) summaryChange = 'all';
+    else if (summaryChange === 'same' && countFacts(old) !== countFacts(now)) summaryChange = 'counts';
   }
   if (changed.size === 0 && removed.size === 0) {
     if (stampsMoved) await writeIndexDocument(state, builtAt);
     return { changed, removed, reresolved };
   }
   try {
-    await writeDeltaArtifacts(state, changed, removed, neighbours, summaryChanged, before, builtAt);
+    await writeDeltaArtifacts(state, changed, removed, neighbours, summaryChange, before, builtAt);
   } catch (error) {
     if (error instanceof CorruptStoreError || error instanceof FormatMismatchError) await writeAllArtifacts(state, builtAt);
     else throw error;
@@ -174,7 +176,7 @@ function loadState(root: string): ProjectState | null {
   const doc = readIndexDocument(intelPaths(root).index);
   // an index written by another version of the tool is rebuilt: its facts may differ from what this one extracts
   if (!doc.ok || doc.header.toolVersion !== TOOL_VERSION) return null;
-  return { root, config: readIntelConfig(root), records: doc.records, configFiles: doc.header.configFiles };
+  return { root, config: readIntelConfig(root), records: doc.records, configFiles: doc.header.configFiles, builtAt: doc.header.builtAt };
 }
 
 /**
