@@ -310,6 +310,8 @@ export async function writeDeltaArtifacts(
   const paths = intelPaths(state.root);
   const lap = perfMark();
   mkdirSync(paths.entities, { recursive: true });
+  // a copy of graph.db that a killed update left (100 MB on a large project) goes now, not at the next full build
+  removeStaleTemps(paths.dir, readdirSync(paths.dir));
   const entityPaths = new Set<RelPath>();
   for (const p of [...changed, ...touchedNeighbours]) {
     const current = state.records.get(p);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -183,6 +183,47 @@ describe('graph.db', () => {
     assert.equal(e.line, 42);
     assert.equal(e.names, '["z"]');
     assert.equal(got.edges.length, sample().edges.length);
+  });
+
+  it('patches a copy page by page: a large graph.db gives the rows of a rebuild, and keeps its mode', async () => {
+    const file = fresh();
+    const big = emptyRows();
+    for (let i = 0; i < 3000; i++) {
+      big.nodes.push(node(`n${i}`, `src/dir${i % 17}/file-${i}.ts`, { purpose: 'x'.repeat(i % 300) }));
+      if (i > 0) big.edges.push(edge(`n${i}`, `n${(i * 7) % i}`));
+      big.symbols.push({ nodeId: `n${i}`, name: `s${i}`, kind: 'function', line: i, exported: i % 2 === 0 });
+    }
+    await writeGraphDb(file, big, meta);
+    chmodSync(file, 0o640);
+    const changed = emptyRows();
+    const removed = ['n5', 'n1500', 'n2999'];
+    changed.nodes.push(node('n5', 'src/dir5/file-5.ts', { purpose: 'changed' }), node('new', 'src/new.ts'));
+    changed.edges.push(edge('new', 'n5'), edge('n5', 'n4'));
+    await patchGraphDb(file, { removeNodeIds: removed, rows: changed }, { ...meta, builtAt: 'later' });
+    const expected = emptyRows();
+    expected.nodes = [...big.nodes.filter((x) => !removed.includes(x.id)), ...changed.nodes];
+    expected.edges = [...big.edges.filter((e) => !removed.includes(e.source)), ...changed.edges];
+    expected.symbols = big.symbols.filter((x) => !removed.includes(x.nodeId));
+    const rebuilt = fresh();
+    await writeGraphDb(rebuilt, expected, meta);
+    assert.deepEqual(await readGraphRows(file), await readGraphRows(rebuilt));
+    assert.equal(statSync(file).mode & 0o777, 0o640);
+    assert.equal((await openGraphDb(file)).meta.builtAt, 'later');
+    await verifyGraphDb(file);
+    assert.deepEqual(readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp')), []);
+  });
+
+  it('a patch that fails on a damaged page leaves graph.db as it was and no temp file', async () => {
+    const file = fresh();
+    await writeGraphDb(file, sample(), meta);
+    const bytes = readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0xff, pageSize); // every page but the first (schema and header) is garbage
+    writeFileSync(file, damaged);
+    await assert.rejects(patchGraphDb(file, { removeNodeIds: ['a'], rows: emptyRows() }, meta), CorruptStoreError);
+    assert.deepEqual(readFileSync(file), damaged);
+    assert.deepEqual(readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp')), []);
   });
 
   it('patch on a missing file writes the given rows', async () => {
