@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { readFully } from '../store/atomic-write.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import type { FileRecord, IndexDocument, RelPath } from '../types.js';
 import { LazyRecords, RecordSource, type RawSpan } from './lazy-records.js';
@@ -53,16 +54,6 @@ function numberEnd(bytes: Buffer, key: Buffer, at: number, to: number): number {
   return end < 0 || end > to ? -1 : end;
 }
 
-function readAt(fd: number, into: Buffer, at: number, length: number, position: number): number {
-  let done = 0;
-  while (done < length) {
-    const got = readSync(fd, into, at + done, length - done, position + done);
-    if (got === 0) break;
-    done += got;
-  }
-  return done;
-}
-
 /**
  * Splits index.json as written by serializeIndex, without decoding it and without holding it: a header object, then
  * one `"path":{record}` per line, read a block at a time; each record is kept as a span of the file (LazyRecords)
@@ -73,13 +64,13 @@ function splitLines(file: string, fd: number, stat: Stats): { header: IndexHeade
   const size = stat.size;
   if (size < OPEN_BYTES.length + CLOSE_BYTES.length) return null;
   const tail = Buffer.alloc(CLOSE_BYTES.length);
-  readAt(fd, tail, 0, tail.length, size - tail.length);
+  readFully(fd, tail, 0, tail.length, size - tail.length);
   if (!tail.equals(CLOSE_BYTES)) return null;
   const bodyEnd = size - CLOSE_BYTES.length;
   let buf = Buffer.allocUnsafe(Math.min(BLOCK_BYTES, size));
   /** the file offset of buf[0], and how many bytes of buf hold the file */
   let bufStart = 0;
-  let bufLen = readAt(fd, buf, 0, buf.length, 0);
+  let bufLen = readFully(fd, buf, 0, buf.length, 0);
   let view = buf.subarray(0, bufLen);
   /** keeps the bytes from file offset `from` and reads on after them, growing the buffer when they fill it */
   const refill = (from: number): boolean => {
@@ -93,7 +84,7 @@ function splitLines(file: string, fd: number, stat: Stats): { header: IndexHeade
       buf.copy(buf, 0, from - bufStart, bufLen);
     }
     bufStart = from;
-    bufLen = keep + readAt(fd, buf, keep, buf.length - keep, from + keep);
+    bufLen = keep + readFully(fd, buf, keep, buf.length - keep, from + keep);
     view = buf.subarray(0, bufLen);
     return true;
   };

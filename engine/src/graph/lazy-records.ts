@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { readFully } from '../store/atomic-write.js';
 import type { FileRecord, RelPath } from '../types.js';
 
 /** A record line of index.json that does not parse: the index must be rebuilt. */
@@ -57,11 +58,7 @@ export class RecordSource {
       read(start, end, into) {
         const n = end - start;
         const buf = into && into.length >= n ? into.subarray(0, n) : Buffer.allocUnsafe(n);
-        for (let at = 0; at < n; ) {
-          const got = fs.readSync(fd, buf, at, n - at, start + at);
-          if (got === 0) throw new CorruptIndexError(`index.json: ${file} is shorter than when it was read`);
-          at += got;
-        }
+        if (readFully(fd, buf, 0, n, start) < n) throw new CorruptIndexError(`index.json: ${file} is shorter than when it was read`);
         return buf;
       },
       close: () => fs.closeSync(fd),

@@ -130,6 +130,17 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
   }
 }
 
+/** Reads `length` bytes at `position` of `fd` into `into` at `offset`, or fewer at the end of the file; returns how many. */
+export function readFully(fd: number, into: Uint8Array, offset: number, length: number, position: number): number {
+  let done = 0;
+  while (done < length) {
+    const got = fs.readSync(fd, into, offset + done, length - done, position + done);
+    if (got === 0) break;
+    done += got;
+  }
+  return done;
+}
+
 /** Writes all of `bytes` to `fd` at `position` (or at the file's current offset when null). */
 export function writeFully(fd: number, bytes: Uint8Array, position: number | null = null): void {
   for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at, position === null ? null : position + at);

@@ -10,7 +10,7 @@
  * Anything but page-sized access (MEMFS resizing the file, which SQLite only asks for when a database shrinks, i.e.
  * VACUUM) throws, so the patch fails and the caller rewrites graph.db from index.json instead.
  */
-import fs from 'node:fs';
+import { readFully, writeFully } from './atomic-write.js';
 
 /** SQLite's largest page; every read or write SQLite makes of a database file is at most one page. */
 const MAX_ACCESS = 65536;
@@ -44,21 +44,14 @@ export class FileBackedContents {
     if (!this.created || n < 0 || n > MAX_ACCESS) throw new Error(`file-backed database: unexpected read of ${n} bytes at ${start}`);
     // MEMFS copies what it reads into SQLite's memory at once: one scratch buffer serves every read
     const bytes = this.scratch.subarray(0, n);
-    for (let at = 0; at < n; ) {
-      const got = fs.readSync(this.fd, bytes, at, n - at, start + at);
-      if (got === 0) {
-        bytes.fill(0, at);
-        break;
-      }
-      at += got;
-    }
+    bytes.fill(0, readFully(this.fd, bytes, 0, n, start));
     this.reads++;
     return bytes;
   }
 
   set(bytes: Uint8Array, position = 0): void {
     if (!this.created || bytes.length > MAX_ACCESS) throw new Error(`file-backed database: unexpected write of ${bytes.length} bytes at ${position}`);
-    for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at, position + at);
+    writeFully(this.fd, bytes, position);
     this.written += bytes.length;
   }
 }

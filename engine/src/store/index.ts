@@ -1,5 +1,5 @@
 /** Public API of the store: atomic files, the intel lock, graph.db and the Markdown pages. Only this folder imports sql.js. */
-export { writeFileAtomic, writeFileAtomicSync, stageFile, writeFully, type AtomicWriteOptions, type StagedFile } from './atomic-write.js';
+export { writeFileAtomic, writeFileAtomicSync, stageFile, stageCopy, readFully, writeFully, type AtomicWriteOptions, type StagedFile } from './atomic-write.js';
 export { writePagesSync, PageStage } from './page-writer.js';
 export { withLock, tryLock, acquireLock, LockTimeoutError } from './lock.js';
 export type { LockOptions, LockOwner, LockHandle } from './lock.js';
