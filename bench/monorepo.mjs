@@ -136,8 +136,14 @@ function intelSize(root) {
   return { total: du(dir), entities: du(path.join(dir, 'entities')), graph: du(path.join(dir, 'graph.db')), index: du(path.join(dir, 'index.json')), summary: du(path.join(dir, 'summary.md')) };
 }
 
+/** a name no earlier run appended (a tree kept with --keep would otherwise get a second `export const` of the same name: a syntax error, parsed by babel) */
+const RUN = Date.now().toString(36);
+
+/** files the edits and the catch-up touch: indexed ones only (an edit of an excluded file changes nothing) */
 const editable = (root) =>
-  listFiles(path.join(root, 'packages')).filter((f) => /\.(?:ts|mts|cts|js|mjs|cjs)$/.test(f) && !/\.d\.[cm]?ts$/.test(f)).map((f) => path.join(root, 'packages', f));
+  listFiles(path.join(root, 'packages'))
+    .filter((f) => /\.(?:ts|mts|cts|js|mjs|cjs)$/.test(f) && !/\.d\.[cm]?ts$/.test(f) && indexable(f))
+    .map((f) => path.join(root, 'packages', f));
 
 /**
  * Hidden child mode `--engine <root>`: the same operations in one process through the engine's API, each timed as
@@ -159,7 +165,7 @@ async function engineChild(root) {
   const edits = [];
   for (let i = 0; i < 5; i++) {
     const file = files[(i * 6151 + 17) % files.length];
-    fs.appendFileSync(file, `\nexport const engineEdit${i} = ${i};\n`);
+    fs.appendFileSync(file, `\nexport const engineEdit${i}_${RUN} = ${i};\n`);
     edits.push(await timed(() => engine.updateIntel(root, [path.relative(root, file)])));
   }
   const changed = Math.min(1000, Math.floor(files.length / 10));
@@ -230,7 +236,7 @@ async function runSize(n, opts) {
   for (let i = 0; i < opts.edits; i++) {
     const file = files[(i * 7919) % files.length];
     const original = fs.readFileSync(file, 'utf8');
-    fs.appendFileSync(file, `\nexport const benchEdit${i} = ${i};\n`);
+    fs.appendFileSync(file, `\nexport const benchEdit${i}_${RUN} = ${i};\n`);
     hook(POST, {
       session_id: 'bench', transcript_path: path.join(os.tmpdir(), 'bench.jsonl'), cwd: root, permission_mode: 'acceptEdits', hook_event_name: 'PostToolUse', tool_name: 'Edit',
       tool_input: { file_path: file, old_string: 'x', new_string: 'y', replace_all: false },

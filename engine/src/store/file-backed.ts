@@ -15,6 +15,11 @@ import { readFully, writeFully } from './atomic-write.js';
 /** SQLite's largest page; every read or write SQLite makes of a database file is at most one page. */
 const MAX_ACCESS = 65536;
 
+/** An access SQLite never makes of a database file it only patches: the patch is abandoned, the file rebuilt. */
+export class UnexpectedAccessError extends Error {
+  override name = 'UnexpectedAccessError';
+}
+
 export class FileBackedContents {
   private created = false;
   /** bytes written through this object: a patch writes a few pages */
@@ -34,14 +39,14 @@ export class FileBackedContents {
 
   /** MEMFS takes a copy of the bytes a file is created from: this object is its own copy. */
   slice(start: number, end: number): this {
-    if (this.created || start !== 0 || end !== this.size) throw new Error(`file-backed database: unexpected slice(${start}, ${end})`);
+    if (this.created || start !== 0 || end !== this.size) throw new UnexpectedAccessError(`file-backed database: unexpected slice(${start}, ${end})`);
     this.created = true;
     return this;
   }
 
   subarray(start: number, end: number): Uint8Array {
     const n = end - start;
-    if (!this.created || n < 0 || n > MAX_ACCESS) throw new Error(`file-backed database: unexpected read of ${n} bytes at ${start}`);
+    if (!this.created || n < 0 || n > MAX_ACCESS) throw new UnexpectedAccessError(`file-backed database: unexpected read of ${n} bytes at ${start}`);
     // MEMFS copies what it reads into SQLite's memory at once: one scratch buffer serves every read
     const bytes = this.scratch.subarray(0, n);
     bytes.fill(0, readFully(this.fd, bytes, 0, n, start));
@@ -50,7 +55,7 @@ export class FileBackedContents {
   }
 
   set(bytes: Uint8Array, position = 0): void {
-    if (!this.created || bytes.length > MAX_ACCESS) throw new Error(`file-backed database: unexpected write of ${bytes.length} bytes at ${position}`);
+    if (!this.created || bytes.length > MAX_ACCESS) throw new UnexpectedAccessError(`file-backed database: unexpected write of ${bytes.length} bytes at ${position}`);
     writeFully(this.fd, bytes, position);
     this.written += bytes.length;
   }

@@ -10,7 +10,7 @@ import type { Database, SqlJsStatic, Statement, SqlValue } from 'sql.js';
 import type { EdgeRow, ExternalRow, GraphRows, ImportKind, NodeRow, StoreMeta, SymbolRow, UnresolvedRow } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
 import { stageCopy, stageFile, writeFully, type StagedFile } from './atomic-write.js';
-import { FileBackedContents } from './file-backed.js';
+import { FileBackedContents, UnexpectedAccessError } from './file-backed.js';
 import { DDL_STATEMENTS, META_KEYS } from './schema.js';
 import { writeGraphFile } from './sqlite-file.js';
 
@@ -380,6 +380,8 @@ export async function patchGraphDb(file: string, patch: GraphPatch, meta: StoreM
     }
   } catch (err) {
     staged.discard();
+    // graph.db is left as it was; the caller rebuilds it from index.json
+    if (err instanceof UnexpectedAccessError) throw new CorruptStoreError(file, `the patch could not be applied page by page: ${err.message}`, { cause: err });
     throw err;
   }
   // not fsynced: graph.db is derived from index.json, and a power cut can only leave an older, whole copy
@@ -417,10 +419,14 @@ function patchFile(SQL: SqlJsStatic, fd: number, size: number, file: string, pat
     const counter = (h: Uint8Array) => new DataView(h.buffer, h.byteOffset, h.byteLength).getUint32(24);
     // every write went to the file: SQLite's own view of the size matches the file's, and its commit stamped page 1
     if (fs.fstatSync(fd).size !== pages * pageSize || counter(after) !== ((counter(before) + 1) >>> 0)) {
-      throw new Error(`graph.db patch did not reach the file (${pages} pages, change counter ${counter(before)} -> ${counter(after)})`);
+      throw new UnexpectedAccessError(`graph.db patch did not reach the file (${pages} pages, change counter ${counter(before)} -> ${counter(after)})`);
     }
   } finally {
-    db.close();
+    try {
+      db.close();
+    } catch {
+      /* the copy is discarded either way; the error that stopped the patch is what matters */
+    }
   }
 }
 
