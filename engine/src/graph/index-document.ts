@@ -60,7 +60,7 @@ function numberEnd(bytes: Buffer, key: Buffer, at: number, to: number): number {
  * until asked for. Returns null when the bytes do not have that layout (hand-edited, pretty-printed), so the caller
  * can parse the text whole.
  */
-function splitLines(file: string, fd: number, stat: Stats): { header: IndexHeader; records: LazyRecords } | null {
+function splitLines(file: string, fd: number, stat: Stats, stats: boolean): { header: IndexHeader; records: LazyRecords } | null {
   const size = stat.size;
   if (size < OPEN_BYTES.length + CLOSE_BYTES.length) return null;
   const tail = Buffer.alloc(CLOSE_BYTES.length);
@@ -120,11 +120,17 @@ function splitLines(file: string, fd: number, stat: Stats): { header: IndexHeade
     }
     const valueEnd = view[to - 1] === COMMA ? to - 1 : to;
     // size and mtime, read where serializeIndex puts them: `,"size":N,"mtimeMs":M,` early in the record
-    const sizeAt = view.indexOf(SIZE_KEY, keyEnd + 2);
-    const sizeEnd = numberEnd(view, SIZE_KEY, sizeAt, valueEnd);
-    const mtimeEnd = sizeEnd < 0 || view.indexOf(MTIME_KEY, sizeEnd) !== sizeEnd ? -1 : numberEnd(view, MTIME_KEY, sizeEnd, valueEnd);
-    const fileSize = mtimeEnd < 0 ? NaN : Number(view.toString('latin1', sizeAt + SIZE_KEY.length, sizeEnd));
-    const mtimeMs = mtimeEnd < 0 ? NaN : Number(view.toString('latin1', sizeEnd + MTIME_KEY.length, mtimeEnd));
+    let fileSize = NaN;
+    let mtimeMs = NaN;
+    if (stats) {
+      const sizeAt = view.indexOf(SIZE_KEY, keyEnd + 2);
+      const sizeEnd = numberEnd(view, SIZE_KEY, sizeAt, valueEnd);
+      const mtimeEnd = sizeEnd < 0 || view.indexOf(MTIME_KEY, sizeEnd) !== sizeEnd ? -1 : numberEnd(view, MTIME_KEY, sizeEnd, valueEnd);
+      if (mtimeEnd >= 0) {
+        fileSize = Number(view.toString('latin1', sizeAt + SIZE_KEY.length, sizeEnd));
+        mtimeMs = Number(view.toString('latin1', sizeEnd + MTIME_KEY.length, mtimeEnd));
+      }
+    }
     // a record out of order (or twice) means a hand-made file: the caller parses it whole
     if (!records.setRaw(key, start, bufStart + keyEnd + 2, bufStart + valueEnd, fileSize, mtimeMs)) return null;
     start = end + 1;
@@ -133,7 +139,7 @@ function splitLines(file: string, fd: number, stat: Stats): { header: IndexHeade
 }
 
 /** Reads index.json. A missing, unparsable or other-version file is reported as data, so the caller can rescan. */
-export function readIndexDocument(file: string): IndexReadResult {
+export function readIndexDocument(file: string, options: { /** read each record's size and mtime off its line (LazyRecords.statOf), for a caller comparing them with the disk */ stats?: boolean } = {}): IndexReadResult {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -143,7 +149,7 @@ export function readIndexDocument(file: string): IndexReadResult {
   let header: IndexHeader;
   let records: LazyRecords;
   try {
-    const split = splitLines(file, fd, fstatSync(fd));
+    const split = splitLines(file, fd, fstatSync(fd), options.stats ?? false);
     if (split) {
       ({ header, records } = split);
     } else {

@@ -172,8 +172,9 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
   return { changed, removed, reresolved };
 }
 
-function loadState(root: string): ProjectState | null {
-  const doc = readIndexDocument(intelPaths(root).index);
+/** `stats`: read each record's size and mtime off its line, for a refresh comparing them with the disk. */
+function loadState(root: string, stats = false): ProjectState | null {
+  const doc = readIndexDocument(intelPaths(root).index, { stats });
   // an index written by another version of the tool is rebuilt: its facts may differ from what this one extracts
   if (!doc.ok || doc.header.toolVersion !== TOOL_VERSION) return null;
   return { root, config: readIntelConfig(root), records: doc.records, configFiles: doc.header.configFiles, builtAt: doc.header.builtAt };
@@ -256,7 +257,7 @@ export interface RefreshOptions {
 export async function refreshUnlocked(root: string, options: RefreshOptions = {}): Promise<RefreshReport> {
   const start = performance.now();
   const lap = perfMark();
-  const state = loadState(root);
+  const state = loadState(root, true);
   lap('refresh: read index.json');
   if (!state) return { added: [], ...(await rebuilt(root, start, options.threads)) };
   try {

@@ -38,7 +38,7 @@ function record(p: string, imports: Array<[string, string | null]>, extra: Parti
 function lazyIndex(records: FileRecord[]): LazyRecords {
   const file = path.join(mkdtempSync(path.join(dir, 'i-')), 'index.json');
   writeFileSync(file, serializeIndex(new Map(records.map((r) => [r.path, r])), {}, 'T'));
-  const read = readIndexDocument(file);
+  const read = readIndexDocument(file, { stats: true });
   assert.ok(read.ok);
   return read.records;
 }
@@ -88,6 +88,13 @@ describe('the edit path without parsing every record', () => {
     lazy.delete('src/c.ts');
     const plain = new Map(records.filter((r) => r.path !== 'src/c.ts').map((r) => [r.path, r.path === 'src/b.ts' ? changed : r]));
     assert.deepEqual(serializeIndex(lazy, {}, 'T2'), serializeIndex(plain, {}, 'T2'));
+    // read without { stats: true } (an update, not a refresh): the stats come from parsing the record
+    const file = path.join(mkdtempSync(path.join(dir, 'i-')), 'index.json');
+    writeFileSync(file, serializeIndex(new Map(records.map((r) => [r.path, r])), {}, 'T'));
+    const plainRead = readIndexDocument(file);
+    assert.ok(plainRead.ok);
+    assert.equal(statOf(plainRead.records, 'src/d.ts')?.mtimeMs, 1700000000000.25);
+    assert.deepEqual(plainRead.records.parsedKeys(), ['src/d.ts']);
   });
 
   it('splits and writes back a record line longer than the read block (1 MB)', () => {
