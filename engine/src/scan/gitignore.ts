@@ -43,4 +43,19 @@ export class GitignoreRules {
     }
     return false;
   }
+
+  /**
+   * True when a .gitignore above `rel` (a folder) ignores the folder itself: then `ignores` is true for every file
+   * in it, so a walk need not enter it.
+   */
+  ignoresFolder(rel: string): boolean {
+    const parts = rel.split('/');
+    let dir = '';
+    for (let i = 0; i < parts.length; i++) {
+      const rules = this.rulesOf(dir);
+      if (rules?.ignores(`${parts.slice(i).join('/')}/`)) return true;
+      dir = dir ? `${dir}/${parts[i]}` : parts[i];
+    }
+    return false;
+  }
 }
