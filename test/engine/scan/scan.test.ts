@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFileFilter, scanProject } from '../../../engine/src/scan/index.js';
@@ -49,6 +49,23 @@ describe('scan: which files are indexed', () => {
     assert.ok(!withStats.some((f) => f.path.startsWith('src/linked-folder/')), 'a linked folder is not entered (loadFile walked relies on it)');
     assert.ok(without.every((f) => f.size === 0 && f.mtimeMs === 0));
     assert.equal(withStats.find((f) => f.path === 'src/b/c.ts')?.size, 2);
+  });
+
+  it('walks from the include globs\' bases, skips folders an exclusion or a .gitignore names, and agrees with the filter on the rest', async () => {
+    const files = {
+      '.gitignore': 'ignored/\n!ignored/keep.ts\nlogs\n', 'src/.gitignore': '/gen\n',
+      'src/a.ts': '', 'src/gen/g.ts': '', 'src/deep/gen/h.ts': '', 'src/legacy/old.ts': '', 'src/legacy.ts': '', 'ignored/keep.ts': '', 'ignored/deep/x.ts': '',
+      'logs/a.ts': '', 'src/logs/b.ts': '', '.hidden/c.ts': '', 'lib/d.ts': '', 'lib/vendor/e.js': '',
+    };
+    const root = tempProject({ ...files, '.planning/config.json': JSON.stringify({ intel: { exclude: ['src/legacy', 'lib/vendor/**'] } }) });
+    const config = readIntelConfig(root);
+    const accept = createFileFilter(root, config);
+    // a folder an exclude glob matches is not entered (as the glob walker did): src/legacy/old.ts, which the filter alone would take
+    const expected = Object.keys(files).filter((f) => accept(f) && !f.startsWith('src/legacy/')).sort();
+    assert.deepEqual(expected, ['.hidden/c.ts', 'lib/d.ts', 'src/a.ts', 'src/deep/gen/h.ts', 'src/legacy.ts']);
+    assert.deepEqual(await paths(root), expected);
+    writeFileSync(path.join(root, '.planning/config.json'), JSON.stringify({ intel: { include: ['src/**/*.ts', './lib/*.ts'] } }));
+    assert.deepEqual(await paths(root), ['lib/d.ts', 'src/a.ts', 'src/deep/gen/h.ts', 'src/legacy.ts', 'src/legacy/old.ts']);
   });
 
   it('the single-file filter agrees with the full scan', async () => {
