@@ -114,8 +114,8 @@ function skipNumber(buf: Buffer, i: number, end: number): number {
 const text = (buf: Buffer, from: number, to: number) => buf.toString('utf8', from, to);
 /** The JSON string in buf[from, to), quotes included. */
 function decodeString(buf: Buffer, from: number, to: number): string {
-  const i = buf.indexOf(BACKSLASH, from);
-  return i < 0 || i >= to ? text(buf, from + 1, to - 1) : (JSON.parse(text(buf, from, to)) as string);
+  for (let i = from + 1; i < to - 1; i++) if (buf[i] === BACKSLASH) return JSON.parse(text(buf, from, to)) as string;
+  return text(buf, from + 1, to - 1);
 }
 const isNull = (buf: Buffer, from: number, to: number) => to - from === NULL.length && at(buf, from, NULL);
 /** The truthiness of a JSON value, as the decoded record's field would have it. */

@@ -15,6 +15,8 @@ export interface ScanFilter {
    * (as the glob walker this replaced pruned them, `src/legacy` as well as `src/legacy/**`) or a .gitignore ignores.
    */
   enter: (rel: string) => boolean;
+  /** Tells the filter a folder was listed, and whether it holds a .gitignore (no read needed to know it has none). */
+  listed: (rel: string, hasGitignore: boolean) => void;
 }
 
 /**
@@ -50,5 +52,6 @@ export function createScanFilter(root: string, config: IntelConfig): ScanFilter 
     },
     bases: includeBases(config.include),
     enter: (rel) => !excluded(rel) && !gitignore.ignoresFolder(rel),
+    listed: (rel, hasGitignore) => gitignore.listed(rel, hasGitignore),
   };
 }

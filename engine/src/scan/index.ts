@@ -43,6 +43,7 @@ export async function scanProject(root: string, config: IntelConfig, options: Sc
     } catch {
       continue; // gone, not a folder, or unreadable
     }
+    filter.listed(rel, entries.some((e) => e.name === '.gitignore'));
     for (const entry of entries) {
       const child = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
