@@ -15,6 +15,7 @@ import { PARITY_CORPORA } from './skeleton.mjs';
 import { OUR_CLI, OUR_ENGINE, ROOT, WORK_DIR, isSourcePath, listFiles, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, UsageError } from './lib/common.mjs';
 import { measure, tailLog } from './lib/measure.mjs';
 import { median } from './lib/stats.mjs';
+import { waitForWorker } from './lib/worker-wait.mjs';
 import { loadResult, saveResult, writeResultsSection } from './lib/write-results.mjs';
 
 const START = '<!-- monorepo:start -->';
