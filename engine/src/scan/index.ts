@@ -33,13 +33,16 @@ export async function scanProject(root: string, config: IntelConfig, options: Sc
   const filter = createScanFilter(root, config);
   const stats = options.stats !== false;
   const files: ScannedFile[] = [];
+  // children are clean relative paths: concatenating them to the resolved root is path.join without its normalising,
+  // which cost more than the lstat's own JavaScript at 50,000 files
+  const prefix = `${path.resolve(root).replace(/\/+$/, '')}/`;
   const folders = filter.bases.filter((b) => b === '' || filter.enter(b));
   let read = 0;
   while (folders.length) {
     const rel = folders.pop()!;
     let entries: Dirent[];
     try {
-      entries = readdirSync(rel ? path.join(root, rel) : root, { withFileTypes: true });
+      entries = readdirSync(prefix + rel, { withFileTypes: true });
     } catch {
       continue; // gone, not a folder, or unreadable
     }
@@ -53,7 +56,7 @@ export async function scanProject(root: string, config: IntelConfig, options: Sc
           files.push({ path: child, size: 0, mtimeMs: 0 });
           continue;
         }
-        const st = statOf(path.join(root, child));
+        const st = statOf(prefix + child);
         if (st?.isFile()) files.push({ path: child, size: st.size, mtimeMs: st.mtimeMs });
       }
     }
