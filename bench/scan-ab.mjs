@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The scan, A/B in one process, interleaved: (a) the engine's own synchronous walk (scanProject) against (b) fast-glob
 // configured as well as it can be for this job: no stats, onlyFiles, no symlinks followed, the built-in and
-// configured exclusions as `ignore`, then lstatSync only for the files the file filter accepts. Both must list the
-// same paths, sizes and mtimes (asserted every round). CPU time (process.cpuUsage, user + system) and wall time,
-// medians of --runs rounds; the order alternates each round. --sync: fast-glob's synchronous API instead.
+// configured exclusions and the root .gitignore's plain folder rules as `ignore`, then lstatSync only for the files
+// the file filter accepts. Both must list the same paths, sizes and mtimes (asserted every round). CPU time
+// (process.cpuUsage, user + system) and wall time, medians of --runs rounds; the order alternates each round.
+// --sync: fast-glob's synchronous API instead.
 // fast-glob is no longer a dependency (this measurement is why: ARCHITECTURE.md, "Dependencies and why"); to rerun:
 //   npm i --no-save fast-glob@3.3.3 && node bench/scan-ab.mjs [--root bench/.work/monorepo/50000] [--runs 7] [--sync]
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,11 +32,30 @@ const config = readIntelConfig(root);
 
 const SYNC = process.argv.includes('--sync');
 
+/**
+ * What fast-glob's `ignore` can take of the root .gitignore cheaply: its plain folder rules (`name/`, `a/b/`, no
+ * wildcard) as globs, and none at all when the file negates anything (a `!` could re-include a file in such a folder).
+ * Nested .gitignore files would need the walk itself; the file filter still applies every rule to what is listed.
+ */
+function gitignoreFolderGlobs() {
+  let lines;
+  try {
+    lines = readFileSync(path.join(root, '.gitignore'), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  } catch {
+    return [];
+  }
+  if (lines.some((l) => l.startsWith('!'))) return [];
+  return lines
+    .filter((l) => l.endsWith('/') && !/[*?[\]\\]/.test(l))
+    .map((l) => l.replace(/^\/+/, '').replace(/\/+$/, ''))
+    .map((dir) => (dir.includes('/') ? `${dir}/**` : `**/${dir}/**`));
+}
+
 async function fastGlob() {
   const accept = createFileFilter(root, config);
   const paths = await (SYNC ? fg.sync : fg)(config.include, {
     cwd: root,
-    ignore: [...BUILTIN_EXCLUDE, ...config.exclude],
+    ignore: [...BUILTIN_EXCLUDE, ...config.exclude, ...gitignoreFolderGlobs()],
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false,
