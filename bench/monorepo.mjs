@@ -198,7 +198,7 @@ function runEngineChild(root) {
 }
 
 export async function mcpBlast(root) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GSD_MCP_TIMING: '1' } });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GSD_MCP_TIMING: '1', GSD_MCP_MODE: 'in-process' } });
   const client = new Client({ name: 'gsd-bench-monorepo', version: '0' });
   await client.connect(transport);
   try {

@@ -74,7 +74,7 @@ const entry = Object.keys(outputs).find((o) => outputs[o].entryPoint && rel(outp
 const checks = [
   ['the entry (--version, --help)', loadedWith(entry), /^(engine\/src\/(?!version)|node_modules\/|installer\/src\/commands\/)/],
   ['intel build', loadedWith(entry, outputOf('installer/src/commands/intel.ts'), outputOf('engine/src/pipeline/build.ts')), /^(installer\/src\/(commands\/(install|uninstall|doctor)|install\/|settings\/)|node_modules\/prompts\/)/],
-  ['install', loadedWith(entry, outputOf('installer/src/commands/install.ts')), /^(engine\/src\/(?!version)|node_modules\/(@babel|sql\.js|fast-glob|prompts)\/)/],
+  ['install', loadedWith(entry, outputOf('installer/src/commands/install.ts')), /^(engine\/src\/(?!version)|node_modules\/(@babel|sql\.js|prompts)\/)/],
   // the graph page's ~0.6 MB of inlined script loads for `intel view` only
   ['intel build/query', loadedWith(entry, outputOf('installer/src/commands/intel.ts'), outputOf('engine/src/pipeline/build.ts')), /^engine\/src\/view\//],
 ];

@@ -111,27 +111,42 @@ export function knownFactsOf(records: { get(path: string): FileRecord | undefine
  * How a project's imports resolved: `imports` that reached a project file, the `edges` they make (one per source,
  * target and kind, as graph.db and summary.md count them), and `unresolved` imports.
  */
-export function importCounts(
-  records: Iterable<FileRecord>,
-  edgesFor: (r: FileRecord) => readonly FileEdge[] = edgesOf,
+export function importCounts<R extends Pick<FileRecord, 'path' | 'imports'>>(
+  records: Iterable<R>,
+  edgesFor?: (r: R) => readonly FileEdge[],
 ): { imports: number; edges: number; unresolved: number } {
   const counts = { imports: 0, edges: 0, unresolved: 0 };
+  const keys = new Set<string>();
   for (const r of records) {
     for (const i of r.imports) {
       if (i.resolved.kind === 'file') counts.imports++;
       else if (i.resolved.kind === 'unresolved') counts.unresolved++;
     }
-    counts.edges += edgesFor(r).length;
+    if (edgesFor) {
+      counts.edges += edgesFor(r).length;
+      continue;
+    }
+    keys.clear();
+    for (const i of r.imports) {
+      const key = edgeKey(r.path, i);
+      if (key !== null) keys.add(key);
+    }
+    counts.edges += keys.size;
   }
   return counts;
 }
 
+/** What makes an import one of its file's edges (edgesOf): one edge per key; null for an import that makes none. */
+function edgeKey(source: RelPath, i: ResolvedImport): string | null {
+  return i.resolved.kind === 'file' && i.resolved.path !== source ? `${i.resolved.path}\u0000${i.kind}` : null;
+}
+
 /** File-to-file edges of one record, one per (target, kind), names merged, first specifier and line kept. */
-export function edgesOf(record: FileRecord): FileEdge[] {
+export function edgesOf(record: Pick<FileRecord, 'path' | 'imports'>): FileEdge[] {
   const byKey = new Map<string, FileEdge>();
   for (const i of record.imports) {
-    if (i.resolved.kind !== 'file' || i.resolved.path === record.path) continue;
-    const key = `${i.resolved.path}\u0000${i.kind}`;
+    const key = edgeKey(record.path, i);
+    if (key === null || i.resolved.kind !== 'file') continue;
     const existing = byKey.get(key);
     if (existing) {
       for (const n of i.names) if (!existing.names.includes(n)) existing.names.push(n);

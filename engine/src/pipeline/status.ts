@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { readIndexDocument } from '../graph/index-document.js';
-import { importCounts } from '../graph/records.js';
+import { readIndexFacts } from '../graph/index-facts.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
 import type { RelPath } from '../types.js';
@@ -29,36 +28,35 @@ export interface IntelStatus {
 /** What is indexed, when, and what changed on disk since then. */
 export async function intelStatus(root: string): Promise<IntelStatus> {
   const paths = intelPaths(root);
-  const read = readIndexDocument(paths.index);
+  const read = readIndexFacts(paths.index);
   if (!read.ok) return { root, state: read.reason === 'missing' ? 'missing' : read.reason, detail: read.detail };
-  const doc = { ...read.header, files: Object.fromEntries(read.records) };
-  const records = Object.values(doc.files);
+  const { header, files } = read.facts;
   const scanned = await scanProject(root, readIntelConfig(root));
   const added: RelPath[] = [];
   const changed: RelPath[] = [];
   const seen = new Set<RelPath>();
   for (const f of scanned) {
     seen.add(f.path);
-    const r = doc.files[f.path];
+    const r = files.get(f.path);
     if (!r) added.push(f.path);
     else if (r.size !== f.size || r.mtimeMs !== f.mtimeMs) changed.push(f.path);
   }
-  const removed = records.map((r) => r.path).filter((p) => !seen.has(p));
-  const configChanged = configFilesChanged(root, doc.configFiles ?? {}) || newConfigFiles(root, seen, doc.configFiles ?? {}).length > 0;
-  const otherVersion = doc.toolVersion !== TOOL_VERSION;
+  const removed = [...files.values()].map((r) => r.path).filter((p) => !seen.has(p));
+  const configChanged = configFilesChanged(root, header.configFiles) || newConfigFiles(root, seen, header.configFiles).length > 0;
+  const otherVersion = header.toolVersion !== TOOL_VERSION;
   const stale = added.length + changed.length + removed.length > 0 || configChanged || otherVersion;
-  const { imports, edges, unresolved } = importCounts(records);
+  const { imports, edges, unresolved, skipped, syntaxErrors } = read.facts;
   return {
     root,
     state: stale ? 'stale' : 'fresh',
-    builtAt: doc.builtAt,
-    toolVersion: doc.toolVersion,
-    files: records.length,
+    builtAt: header.builtAt,
+    toolVersion: header.toolVersion,
+    files: files.size,
     imports,
     edges,
     unresolved,
-    skipped: records.filter((r) => r.skipped).length,
-    syntaxErrors: records.filter((r) => r.syntaxError).length,
+    skipped,
+    syntaxErrors,
     graphDbBytes: existsSync(paths.graph) ? statSync(paths.graph).size : 0,
     pending: { added, changed, removed, configChanged, otherVersion },
   };

@@ -27,19 +27,17 @@ export function dependencies(reader: IntelReader, fileOrId: string): Dependencie
   const node = reader.lookup(fileOrId);
   const out = (reader.out.get(node.id) ?? []).map((e) => ({ other: e.target, kind: e.kind, names: e.names }));
   const inn = (reader.in.get(node.id) ?? []).map((e) => ({ other: e.source, kind: e.kind, names: e.names }));
-  const ext = reader.graph.db.exec('SELECT package, kind FROM externals WHERE node_id = ? ORDER BY package, kind', [node.id])[0]?.values ?? [];
   const externals = new Map<string, Set<ImportKind>>();
-  for (const [pkg, kind] of ext as [string, ImportKind][]) {
+  for (const { package: pkg, kind } of reader.externalsOf(node.id)) {
     const kinds = externals.get(pkg) ?? new Set();
     kinds.add(kind);
     externals.set(pkg, kinds);
   }
-  const unres = reader.graph.db.exec('SELECT specifier, kind, reason, line FROM unresolved WHERE node_id = ? ORDER BY line, specifier', [node.id])[0]?.values ?? [];
   return {
     file: { path: node.path, id: node.id },
     dependencies: group(reader, out),
     dependents: group(reader, inn),
     externals: [...externals.entries()].map(([pkg, kinds]) => ({ package: pkg, kinds: [...kinds].sort() })),
-    unresolved: (unres as [string, ImportKind, string, number][]).map(([specifier, kind, reason, line]) => ({ specifier, kind, reason, line })),
+    unresolved: reader.unresolvedOf(node.id).map(({ specifier, kind, reason, line }) => ({ specifier, kind, reason, line })),
   };
 }

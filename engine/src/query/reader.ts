@@ -29,37 +29,154 @@ export class UnknownFileError extends Error {
   }
 }
 
-/** A read-only view of graph.db with adjacency maps, loaded once and shared by every query. */
+export interface SymbolInfo {
+  id: string;
+  name: string;
+  kind: string;
+  line: number;
+  exported: boolean;
+}
+
+export interface ExternalInfo {
+  package: string;
+  kind: ImportKind;
+}
+
+export interface UnresolvedInfo {
+  specifier: string;
+  kind: ImportKind;
+  reason: string;
+  line: number;
+}
+
+/** SQLite's lower(): ASCII letters only, as LIKE folds case. */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+
+/** Rows of a query, one array at a time (sql.js' exec would hold them all at once). */
+function eachRow(graph: GraphDb, sql: string, row: (values: unknown[]) => void): void {
+  const stmt = graph.db.prepare(sql);
+  try {
+    while (stmt.step()) row(stmt.get());
+  } finally {
+    stmt.free();
+  }
+}
+
+/**
+ * A read-only view of graph.db, loaded once and shared by every query: the nodes, adjacency maps, and the symbols,
+ * external packages and unresolved imports, in compact form. The sql.js database is closed when they are read:
+ * kept open it held the whole file in memory (100 MB at 50,000 files) for the few queries that read those tables.
+ */
 export class IntelReader {
   readonly nodes = new Map<string, NodeInfo>();
   readonly byPath = new Map<RelPath, string>();
   readonly out = new Map<string, EdgeInfo[]>();
   readonly in = new Map<string, EdgeInfo[]>();
+  readonly meta: StoreMeta;
   private cache = new Map<string, unknown>();
+  /** per node, `lower(path) + '\n' + lower(body)` as SQLite lowers them: what a keyword search matches */
+  private readonly searchText = new Map<string, string>();
+  /** symbols in table order (columns), the order a search met them in */
+  private readonly symbolNode: string[] = [];
+  private readonly symbolName: string[] = [];
+  private readonly symbolKind: string[] = [];
+  private readonly symbolLine: number[] = [];
+  private readonly symbolExported: boolean[] = [];
+  private readonly externalsBy = new Map<string, ExternalInfo[]>();
+  private readonly unresolvedBy = new Map<string, UnresolvedInfo[]>();
 
-  constructor(readonly root: string, readonly graph: GraphDb) {
-    const nodes = graph.db.exec('SELECT id, path, body FROM nodes ORDER BY path')[0]?.values ?? [];
-    for (const [id, p, body] of nodes as [string, string, string][]) {
-      const b = JSON.parse(body);
-      this.nodes.set(id, { id, path: p, type: b.type, purpose: b.purpose ?? '', exports: b.exports ?? [], syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null });
-      this.byPath.set(p, id);
-      this.out.set(id, []);
-      this.in.set(id, []);
-    }
-    const edges = graph.db.exec('SELECT source, target, kind, names, reexports FROM edges ORDER BY source, target, kind')[0]?.values ?? [];
-    for (const [rowSource, rowTarget, kind, names, reexports] of edges as [string, string, ImportKind, string | null, string | null][]) {
-      // the node's own id strings: every later lookup by an edge's end then hashes and compares one string object
-      // (strings fresh from sql.js made the maps of a 50,000-file graph several times slower to probe)
-      const source = this.nodes.get(rowSource)?.id ?? rowSource;
-      const target = this.nodes.get(rowTarget)?.id ?? rowTarget;
-      const e: EdgeInfo = { source, target, kind, names: names ? JSON.parse(names) : [], reexports: reexports ? JSON.parse(reexports) : null };
-      this.out.get(source)?.push(e);
-      this.in.get(target)?.push(e);
+  constructor(readonly root: string, graph: GraphDb) {
+    this.meta = graph.meta;
+    try {
+      this.load(graph);
+    } finally {
+      graph.close();
     }
   }
 
-  get meta(): StoreMeta {
-    return this.graph.meta;
+  private load(graph: GraphDb): void {
+    eachRow(graph, 'SELECT id, path, body FROM nodes ORDER BY path', ([id, p, body]) => {
+      const b = JSON.parse(body as string);
+      const node: NodeInfo = { id: id as string, path: p as string, type: b.type, purpose: b.purpose ?? '', exports: b.exports ?? [], syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null };
+      this.nodes.set(node.id, node);
+      this.byPath.set(node.path, node.id);
+      this.out.set(node.id, []);
+      this.in.set(node.id, []);
+      this.searchText.set(node.id, `${asciiLower(node.path)}\n${asciiLower(body as string)}`);
+    });
+    // the node's own id strings: every later lookup by an edge's end then hashes and compares one string object
+    // (strings fresh from sql.js made the maps of a 50,000-file graph several times slower to probe)
+    const own = (id: string) => this.nodes.get(id)?.id ?? id;
+    eachRow(graph, 'SELECT source, target, kind, names, reexports FROM edges ORDER BY source, target, kind', ([rowSource, rowTarget, kind, names, reexports]) => {
+      const source = own(rowSource as string);
+      const target = own(rowTarget as string);
+      const e: EdgeInfo = { source, target, kind: kind as ImportKind, names: names ? JSON.parse(names as string) : [], reexports: reexports ? JSON.parse(reexports as string) : null };
+      this.out.get(source)?.push(e);
+      this.in.get(target)?.push(e);
+    });
+    eachRow(graph, 'SELECT node_id, name, kind, line, exported FROM symbols ORDER BY rowid', ([id, name, kind, line, exported]) => {
+      this.symbolNode.push(own(id as string));
+      this.symbolName.push(name as string);
+      this.symbolKind.push(kind as string);
+      this.symbolLine.push(line as number);
+      this.symbolExported.push(Boolean(exported));
+    });
+    const push = <T>(map: Map<string, T[]>, id: string, value: T) => {
+      const list = map.get(id);
+      if (list) list.push(value);
+      else map.set(own(id), [value]);
+    };
+    eachRow(graph, 'SELECT node_id, package, kind FROM externals ORDER BY node_id, package, kind', ([id, pkg, kind]) => {
+      push(this.externalsBy, id as string, { package: pkg as string, kind: kind as ImportKind });
+    });
+    eachRow(graph, 'SELECT node_id, specifier, kind, reason, line FROM unresolved ORDER BY node_id, line, specifier', ([id, specifier, kind, reason, line]) => {
+      push(this.unresolvedBy, id as string, { specifier: specifier as string, kind: kind as ImportKind, reason: reason as string, line: line as number });
+    });
+  }
+
+  /** Ids of the nodes whose path or body contains `term` (lower-cased), as `lower(path) LIKE` or `lower(body) LIKE` would. */
+  nodesContaining(term: string): string[] {
+    // `lower(x) LIKE '%term%'` with the wildcards escaped: a literal substring, ASCII letters folded on both sides
+    const t = asciiLower(term);
+    const ids: string[] = [];
+    for (const [id, text] of this.searchText) if (text.includes(t)) ids.push(id);
+    return ids;
+  }
+
+  /** Symbols (file id and name) whose name contains `term` (lower-cased), as `lower(name) LIKE` would, in table order. */
+  symbolsContaining(term: string): Array<{ id: string; name: string }> {
+    const lowered = this.memo('symbols:lower', () => this.symbolName.map(asciiLower));
+    const t = asciiLower(term);
+    const hits: Array<{ id: string; name: string }> = [];
+    for (let i = 0; i < lowered.length; i++) if (lowered[i].includes(t)) hits.push({ id: this.symbolNode[i], name: this.symbolName[i] });
+    return hits;
+  }
+
+  /** Top-level symbols named exactly `name`, by file id and line. */
+  symbolsNamed(name: string): SymbolInfo[] {
+    const byName = this.memo('symbols:byName', () => {
+      const map = new Map<string, number[]>();
+      this.symbolName.forEach((n, i) => {
+        const list = map.get(n);
+        if (list) list.push(i);
+        else map.set(n, [i]);
+      });
+      return map;
+    });
+    const rows = (byName.get(name) ?? []).map((i) => ({ id: this.symbolNode[i], name, kind: this.symbolKind[i], line: this.symbolLine[i], exported: this.symbolExported[i] }));
+    // ORDER BY node_id, line; ties in table order (a stable sort). Ids are ASCII, so JS order is SQLite's.
+    return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.line - b.line));
+  }
+
+  /** External packages a file imports, by package and kind. */
+  externalsOf(id: string): readonly ExternalInfo[] {
+    return this.externalsBy.get(id) ?? [];
+  }
+
+  /** A file's imports that did not resolve, by line and specifier. */
+  unresolvedOf(id: string): readonly UnresolvedInfo[] {
+    return this.unresolvedBy.get(id) ?? [];
   }
 
   /** Finds a node by entity id, repo-relative path, absolute path or `./` path. */
@@ -83,9 +200,8 @@ export class IntelReader {
     return this.cache.get(key) as T;
   }
 
-  close(): void {
-    this.graph.close();
-  }
+  /** Nothing to release any more (graph.db is closed once read); kept for callers that close what they open. */
+  close(): void {}
 }
 
 /** Opens a project's graph.db for queries. Throws the store's errors when it is missing, corrupt or of another format. */

@@ -29,13 +29,10 @@ export function queryTerms(query: string): string[] {
   return [...new Set(words)].slice(0, 12);
 }
 
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
- * Keyword search over paths, exported symbols, top-level symbols and purposes. Candidates come from SQL with bound
- * parameters only; the ranking weighs exact names above partial ones and paths and exports above purposes.
+ * Keyword search over paths, exported symbols, top-level symbols and purposes. Candidates are the files whose path
+ * or graph.db row contains a term, or one of whose symbols does (IntelReader, as SQL's LIKE matched them); the
+ * ranking weighs exact names above partial ones and paths and exports above purposes.
  */
 export function searchIntel(reader: IntelReader, query: string, options: { limit?: number; type?: FileType | null } = {}): SearchResult {
   const limit = Math.max(1, Math.min(options.limit ?? 10, 200));
@@ -43,13 +40,9 @@ export function searchIntel(reader: IntelReader, query: string, options: { limit
   if (!terms.length) return { query, total: 0, results: [], truncated: false };
   const candidates = new Set<string>();
   const symbolHits = new Map<string, Set<string>>();
-  const db = reader.graph.db;
   for (const term of terms) {
-    const like = likePattern(term);
-    const nodeRows = db.exec("SELECT id FROM nodes WHERE lower(path) LIKE ? ESCAPE '\\' OR lower(body) LIKE ? ESCAPE '\\'", [like, like])[0]?.values ?? [];
-    for (const [id] of nodeRows) candidates.add(id as string);
-    const symRows = db.exec("SELECT node_id, name FROM symbols WHERE lower(name) LIKE ? ESCAPE '\\'", [like])[0]?.values ?? [];
-    for (const [id, name] of symRows as [string, string][]) {
+    for (const id of reader.nodesContaining(term)) candidates.add(id);
+    for (const { id, name } of reader.symbolsContaining(term)) {
       candidates.add(id);
       const set = symbolHits.get(id) ?? new Set();
       set.add(name);

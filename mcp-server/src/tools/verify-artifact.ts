@@ -21,8 +21,7 @@ function split(project: Project, reader: IntelReader, value: string): { name: st
 }
 
 function symbolRows(reader: IntelReader, name: string): Array<{ id: string; kind: string; line: number; exported: boolean }> {
-  const rows = reader.graph.db.exec('SELECT node_id, kind, line, exported FROM symbols WHERE name = ? ORDER BY node_id, line', [name])[0]?.values ?? [];
-  return (rows as [string, string, number, number][]).map(([id, kind, line, exported]) => ({ id, kind, line, exported: Boolean(exported) }));
+  return reader.symbolsNamed(name).map(({ id, kind, line, exported }) => ({ id, kind, line, exported }));
 }
 
 /** Test titles (it/test/describe) of the indexed test files that contain `needle` (case-insensitive). */

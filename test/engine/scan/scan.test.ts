@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFileFilter, scanProject } from '../../../engine/src/scan/index.js';
 import { defaultConfig, readIntelConfig } from '../../../engine/src/config.js';
+import { loadFile } from '../../../engine/src/parse/index.js';
+import type { LoadedFile } from '../../../engine/src/types.js';
 import { cleanupProjects, tempProject } from '../../helpers/project.js';
 
+const skippedReason = (file: LoadedFile) => ('skipped' in file ? file.skipped : null);
 const paths = async (root: string) => (await scanProject(root, readIntelConfig(root))).map((f) => f.path);
 
 describe('scan: which files are indexed', () => {
@@ -38,7 +41,7 @@ describe('scan: which files are indexed', () => {
     assert.deepEqual(await paths(root), ['src/a.ts']);
   });
 
-  it('lists the same files without stats (size and mtime 0), links included, and never enters a linked folder', async () => {
+  it('lists the same files without stats (size and mtime 0), and never enters a linked folder', async () => {
     const root = tempProject({ 'src/a.ts': 'x', 'src/b/c.ts': 'yy', 'elsewhere/d.ts': '' });
     symlinkSync(path.join(root, 'src/a.ts'), path.join(root, 'src/link.ts'));
     symlinkSync(path.join(root, 'elsewhere'), path.join(root, 'src/linked-folder'));
@@ -49,6 +52,37 @@ describe('scan: which files are indexed', () => {
     assert.ok(!withStats.some((f) => f.path.startsWith('src/linked-folder/')), 'a linked folder is not entered (loadFile walked relies on it)');
     assert.ok(without.every((f) => f.size === 0 && f.mtimeMs === 0));
     assert.equal(withStats.find((f) => f.path === 'src/b/c.ts')?.size, 2);
+  });
+
+  it('lists no symbolic link, to a file inside the project or outside it, as fast-glob (onlyFiles, followSymbolicLinks: false) did', async () => {
+    const outside = tempProject({ 'secret.ts': 'export const secret = 1;\n' }, { planning: false });
+    const root = tempProject({ 'src/a.ts': 'export const a = 1;\n' });
+    symlinkSync(path.join(root, 'src/a.ts'), path.join(root, 'src/inside-link.ts'));
+    symlinkSync(path.join(outside, 'secret.ts'), path.join(root, 'src/outside-link.ts'));
+    const config = readIntelConfig(root);
+    for (const stats of [true, false]) assert.deepEqual((await scanProject(root, config, { stats })).map((f) => f.path), ['src/a.ts']);
+    // the filter (the hook's single-file check) takes both names: a link a hook reports goes to the loader, which
+    // reads the one inside and refuses the one outside (as test/engine/parse/load-file.test.ts checks in detail)
+    assert.deepEqual(['src/inside-link.ts', 'src/outside-link.ts'].map(createFileFilter(root, config)), [true, true]);
+    assert.equal(skippedReason(loadFile(root, 'src/outside-link.ts', { maxFileBytes: 1024 })), 'not-a-file');
+    assert.equal(skippedReason(loadFile(root, 'src/inside-link.ts', { maxFileBytes: 1024 })), null);
+  });
+
+  it('walks from the include globs\' bases, skips folders an exclusion or a .gitignore names, and agrees with the filter on the rest', async () => {
+    const files = {
+      '.gitignore': 'ignored/\n!ignored/keep.ts\nlogs\n', 'src/.gitignore': '/gen\n',
+      'src/a.ts': '', 'src/gen/g.ts': '', 'src/deep/gen/h.ts': '', 'src/legacy/old.ts': '', 'src/legacy.ts': '', 'ignored/keep.ts': '', 'ignored/deep/x.ts': '',
+      'logs/a.ts': '', 'src/logs/b.ts': '', '.hidden/c.ts': '', 'lib/d.ts': '', 'lib/vendor/e.js': '',
+    };
+    const root = tempProject({ ...files, '.planning/config.json': JSON.stringify({ intel: { exclude: ['src/legacy', 'lib/vendor/**'] } }) });
+    const config = readIntelConfig(root);
+    const accept = createFileFilter(root, config);
+    // a folder an exclude glob matches is not entered (as the glob walker did): src/legacy/old.ts, which the filter alone would take
+    const expected = Object.keys(files).filter((f) => accept(f) && !f.startsWith('src/legacy/')).sort();
+    assert.deepEqual(expected, ['.hidden/c.ts', 'lib/d.ts', 'src/a.ts', 'src/deep/gen/h.ts', 'src/legacy.ts']);
+    assert.deepEqual(await paths(root), expected);
+    writeFileSync(path.join(root, '.planning/config.json'), JSON.stringify({ intel: { include: ['src/**/*.ts', './lib/*.ts'] } }));
+    assert.deepEqual(await paths(root), ['lib/d.ts', 'src/a.ts', 'src/deep/gen/h.ts', 'src/legacy.ts', 'src/legacy/old.ts']);
   });
 
   it('the single-file filter agrees with the full scan', async () => {
