@@ -786,8 +786,11 @@ const api = {
   /** full layouts (the first drawing, Collapse all) and incremental changes (a folder opened or closed) */
   layoutRuns: () => layoutRuns,
   changes: () => changes,
-  /** positions of what is drawn, boxes aside (a box follows its contents): id → [x, y] */
-  positions: () => Object.fromEntries((cy.nodes().toArray() as cytoscape.NodeSingular[]).filter((n) => !n.isParent()).map((n) => [n.id(), [n.position('x'), n.position('y')]])),
+  /** where each drawn file (by path) and closed folder (by path + `/`) stands; boxes follow their contents */
+  positions: () =>
+    Object.fromEntries(
+      (cy.nodes().toArray() as cytoscape.NodeSingular[]).filter((n) => !n.isParent()).map((n) => [n.data('path') ?? `${n.data('folder')}/`, [n.position('x'), n.position('y')]]),
+    ),
   /** milliseconds of each layout run, for bench/graph-view.mjs */
   layoutMs: () => layoutMs.slice(),
   separateMs: () => separateMs.slice(),
