@@ -3,7 +3,9 @@
  * page by engine/src/view/page.ts). Reads the data of engine/src/view/graph-data.ts from #gsd-data and draws:
  * - the module graph grouped by folder: folders are compound boxes; a folder not open is one cluster node (its file
  *   count on it). On load, folders open largest first while the drawing stays under INITIAL_NODES; a click on a
- *   cluster opens it, a double click on an open folder closes it; past MAX_NODES other folders close first;
+ *   cluster opens it, a double click on an open folder closes it; past MAX_NODES other folders close first. fcose
+ *   lays out the first drawing (and Collapse all); after it nothing drawn moves: a folder that opens has only its
+ *   new box laid out, a folder that closes has its cluster put back where it stood;
  * - files sized by their transitive dependents (the hotspots);
  * - for a selected file, its blast radius computed by the engine's own blastRadius (engine/src/query/blast-radius.ts,
  *   bundled in), coloured by depth, with the affected files and tests listed beside the graph;
@@ -20,6 +22,8 @@ cytoscape.use(fcose);
 
 const INITIAL_NODES = 160;
 const MAX_NODES = 500;
+/** a selection opens the folders holding the file only if that draws at most this many nodes more */
+const REVEAL_NODES = 200;
 const LIST_CAP = 150;
 const TYPE_COLORS: Record<string, string> = { source: '#4c78a8', test: '#54a24b', types: '#b279a2', config: '#9d755d', script: '#8c8c8c' };
 const DEPTH_COLORS = ['#d1495b', '#f58518', '#f2a541', '#f6d55c', '#fbe9a6'];
@@ -152,16 +156,23 @@ interface Change {
 }
 /**
  * Opens the folders above `target` and `target` itself; past MAX_NODES closes folders not on the way first. Returns
- * null when all were open already. Reads positions from what is drawn, so call it before the drawing is updated.
+ * null when all were open already, or when opening them would draw more than `budget` nodes more (then nothing
+ * changes). Reads positions from what is drawn, so call it before the drawing is updated.
  */
-function reveal(target: Folder): Change | null {
+function reveal(target: Folder, budget = Infinity): Change | null {
   const chain: Folder[] = [];
   for (let f: Folder | null = target; f; f = f.parent) chain.push(f);
-  if (chain.every(isOpen)) return null;
-  const outer = chain.filter((f) => !isOpen(f)).pop()!;
+  const closed = chain.filter((f) => !isOpen(f));
+  if (!closed.length) return null;
+  const outer = closed[closed.length - 1];
   const node = cy.getElementById(`c:${outer.path}`);
   const near = node.nonempty() ? { ...node.position() } : null;
+  const drawnBefore = drawnCount();
   chain.forEach((f) => expanded.add(f));
+  if (drawnCount() - drawnBefore > budget) {
+    closed.forEach((f) => expanded.delete(f));
+    return null;
+  }
   if (near) openedAt.set(outer, near);
   const restore = new Map<string, cytoscape.Position>();
   if (drawnCount() > MAX_NODES) {
@@ -295,10 +306,11 @@ function elements(): cytoscape.ElementDefinition[] {
 }
 
 /**
- * Redraws the visible graph and lays it out afresh (fcose's incremental mode, seeded from the old places, let the
- * folder boxes overlap after a cluster opened: a full layout of a few hundred nodes is as quick and stays clean).
+ * Draws the graph afresh and lays it all out with fcose: only the first drawing and Collapse all, both of at most
+ * ~INITIAL_NODES nodes (the largest folders open, the rest clusters). Every later change goes through update().
  */
 function draw(): Promise<void> {
+  openedAt.clear();
   cy.batch(() => {
     cy.elements().remove();
     cy.add(elements());
@@ -544,8 +556,8 @@ function applyHighlight() {
       const holdsSelected = repOf(selected!) === n.id();
       if (hit || holdsSelected) {
         const f = folderByPath.get(n.data('folder'))!;
-        n.data('hl', depthColor(hit?.depth ?? 0)).addClass('cluster-hit');
-        n.data('label', `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}`);
+        n.data('hl', depthColor(holdsSelected ? 0 : hit!.depth)).addClass('cluster-hit');
+        n.data('label', `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}${holdsSelected ? `\nholds ${basename(paths[selected!])}` : ''}`);
         lit.add(n.id());
       } else n.addClass('dim');
     });
@@ -558,7 +570,8 @@ function applyHighlight() {
 
 /**
  * Selects file i: its blast radius restyles what is drawn (no layout). A file inside a closed folder has that folder
- * opened first, which lays out only the new box; dependents inside closed folders are counted on their clusters.
+ * opened first, which lays out only the new box, unless that would draw more than REVEAL_NODES more: then the
+ * cluster holding it is marked (a click opens it). Dependents inside closed folders are counted on their clusters.
  */
 function selectFile(i: number) {
   selected = i;
@@ -566,10 +579,10 @@ function selectFile(i: number) {
   depthOf = new Map();
   for (const level of radius.byDepth) for (const f of level.files) depthOf.set(indexOf.get(f.path)!, level.depth);
   renderPanel();
-  const change = reveal(folderOf[i]);
+  const change = reveal(folderOf[i], REVEAL_NODES);
   if (change) update(change);
   else applyHighlight();
-  const node = cy.getElementById(`f:${i}`);
+  const node = cy.getElementById(repOf(i));
   const box = cy.extent();
   const at = node.nonempty() ? node.position() : null;
   if (at && (at.x < box.x1 || at.x > box.x2 || at.y < box.y1 || at.y > box.y2)) cy.center(node);
@@ -752,8 +765,8 @@ document.getElementById('fit')!.addEventListener('click', () => cy.fit(undefined
 document.getElementById('clear')!.addEventListener('click', clearSelection);
 document.getElementById('collapse')!.addEventListener('click', () => {
   root.folders.forEach(closeFolder);
-  if (selected !== null) reveal(folderOf[selected]);
-  void draw();
+  // the selected file's folders open after the layout, as a click would open them
+  void draw().then(() => selected !== null && selectFile(selected));
 });
 
 // ------------------------------------------------------------------ start
@@ -799,8 +812,6 @@ const api = {
 window.gsdView = api;
 
 openLargestFirst(INITIAL_NODES);
-// a focused file's folders open before the first layout, so that one layout runs
-if (data.focus >= 0) reveal(folderOf[data.focus]);
 renderPanel();
 void draw().then(() => {
   if (data.focus >= 0) selectFile(data.focus);
