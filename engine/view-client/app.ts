@@ -400,10 +400,12 @@ function update(change: Change) {
     .orphans()
     .filter((n) => !fresh.has(n.id()))
     .map((n) => n.boundingBox({ includeLabels: true }));
-  for (const box of boxes) {
-    layoutContents(box);
-    taken.push(placeNear(box, near, taken));
-  }
+  cy.batch(() => {
+    for (const box of boxes) {
+      layoutContents(box);
+      taken.push(placeNear(box, near, taken));
+    }
+  });
   changes++;
   changeMs.push(Math.round(performance.now() - started));
   applyHighlight();
@@ -522,49 +524,58 @@ function separateBoxes() {
 }
 
 // ------------------------------------------------------------------ selection and blast radius
+const HIGHLIGHT = ['dim', 'affected', 'cluster-hit', 'selected-file', 'hot'];
+/** gives an element one highlight class (or none) and the data that goes with it, touching it only if that differs */
+function mark(ele: cytoscape.SingularElementArgument, cls: string, fields: Record<string, unknown> = {}) {
+  if (HIGHLIGHT.filter((c) => ele.hasClass(c)).join() !== cls) {
+    ele.removeClass(HIGHLIGHT.join(' '));
+    if (cls) ele.addClass(cls);
+  }
+  for (const [k, v] of Object.entries(fields)) if (ele.data(k) !== v) ele.data(k, v);
+}
+
+/**
+ * Restyles the drawing for the selection (its blast radius by depth, the rest dimmed, closed folders holding part
+ * of it outlined with a count). Only elements whose highlight changes are touched, so cytoscape restyles and
+ * redraws just those.
+ */
 function applyHighlight() {
-  cy.batch(() => {
-    cy.elements().removeClass('dim affected cluster-hit selected-file hot');
-    cy.nodes('[kind = "cluster"]').forEach((n) => {
-      const f = folderByPath.get(n.data('folder'))!;
-      n.data('label', `${f.name}/\n${f.count} files`);
-    });
-    if (selected === null) return;
-    const clusterHits = new Map<string, { n: number; depth: number }>();
-    for (const [i, d] of depthOf) {
-      const rep = repOf(i);
-      if (rep.startsWith('c:')) {
-        const hit = clusterHits.get(rep) ?? { n: 0, depth: d };
-        hit.n++;
-        hit.depth = Math.min(hit.depth, d);
-        clusterHits.set(rep, hit);
-      }
+  const clusterHits = new Map<string, { n: number; depth: number }>();
+  for (const [i, d] of depthOf) {
+    const rep = repOf(i);
+    if (rep.startsWith('c:')) {
+      const hit = clusterHits.get(rep) ?? { n: 0, depth: d };
+      hit.n++;
+      hit.depth = Math.min(hit.depth, d);
+      clusterHits.set(rep, hit);
     }
-    const lit = new Set<string>();
+  }
+  const holder = selected === null ? null : repOf(selected);
+  const lit = new Set<string>();
+  cy.batch(() => {
     cy.nodes().forEach((n) => {
       const kind = n.data('kind');
       if (kind === 'dir') return;
       if (kind === 'file') {
         const i = n.data('file') as number;
-        if (i === selected) n.addClass('selected-file');
-        else if (depthOf.has(i)) n.data('hl', depthColor(depthOf.get(i)!)).data('depth', depthOf.get(i)).addClass('affected');
-        else return void n.addClass('dim');
+        const d = depthOf.get(i);
+        if (selected === null) mark(n, '');
+        else if (i === selected) mark(n, 'selected-file');
+        else if (d !== undefined) mark(n, 'affected', { hl: depthColor(d), depth: d });
+        else return void mark(n, 'dim');
         lit.add(n.id());
         return;
       }
+      const f = folderByPath.get(n.data('folder'))!;
       const hit = clusterHits.get(n.id());
-      const holdsSelected = repOf(selected!) === n.id();
-      if (hit || holdsSelected) {
-        const f = folderByPath.get(n.data('folder'))!;
-        n.data('hl', depthColor(holdsSelected ? 0 : hit!.depth)).addClass('cluster-hit');
-        n.data('label', `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}${holdsSelected ? `\nholds ${basename(paths[selected!])}` : ''}`);
-        lit.add(n.id());
-      } else n.addClass('dim');
+      const holds = holder === n.id();
+      const label = `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}${holds ? `\nholds ${basename(paths[selected!])}` : ''}`;
+      if (selected === null) mark(n, '', { label });
+      else if (hit || holds) mark(n, 'cluster-hit', { hl: depthColor(holds ? 0 : hit!.depth), label });
+      else return void mark(n, 'dim', { label });
+      lit.add(n.id());
     });
-    cy.edges().forEach((e) => {
-      if (lit.has(e.source().id()) && lit.has(e.target().id())) e.addClass('hot');
-      else e.addClass('dim');
-    });
+    cy.edges().forEach((e) => mark(e, selected === null ? '' : lit.has(e.source().id()) && lit.has(e.target().id()) ? 'hot' : 'dim'));
   });
 }
 
