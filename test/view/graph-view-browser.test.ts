@@ -66,14 +66,12 @@ async function drawnRadius(page: Page): Promise<Record<string, number>> {
 type Positions = Record<string, [number, number]>;
 const pick = (p: Positions, keys: string[]): Positions => Object.fromEntries(keys.map((k) => [k, p[k]]));
 
-/** A real mouse click on a drawn node (panned into view first, as a user would). */
+/** A real mouse click on a drawn node (centred first, as a user would pan to it: not under the legend or off screen). */
 async function clickNode(page: Page, id: string): Promise<void> {
   const at: { x: number; y: number } | null = await page.evaluate((id) => {
-    const cy = window.gsdView.cy;
-    const n = cy.getElementById(id);
+    const n = window.gsdView.cy.getElementById(id);
     if (n.empty()) return null;
-    const p = n.renderedPosition();
-    if (p.x < 20 || p.y < 20 || p.x > cy.width() - 20 || p.y > cy.height() - 20) cy.center(n);
+    window.gsdView.cy.center(n);
     return n.renderedPosition();
   }, id);
   assert.ok(at, `${id} is drawn`);
@@ -275,6 +273,41 @@ describe('the graph page in headless chromium', { timeout: 600_000 }, () => {
       for (const c of clusters) {
         if (hit.has(c.folder)) assert.ok(Object.keys(expected).some((p) => p.startsWith(`${c.folder}/`)), `${c.folder} is marked only when it holds part of the radius`);
       }
+      assert.deepEqual(loaded.problems, []);
+    });
+  });
+
+  describe('a file inside a folder too large to open on selection', () => {
+    let loaded: Loaded;
+    before(async () => {
+      if (skip) return;
+      const files: Record<string, string> = { 'core/hub.ts': '/** The hub. */\nexport const hub = 1;\n' };
+      for (let i = 0; i < 210; i++) files[`big/b${i}.ts`] = `import { hub } from '../core/hub';\nexport const b${i} = hub + ${i};\n`;
+      const root = tempProject(files);
+      await buildIntel(root);
+      loaded = await load(browser!, writePage(root));
+    });
+    after(async () => {
+      await loaded?.page.close();
+    });
+
+    it('selecting it marks the cluster that holds it and moves nothing; a click then opens it', async (t) => {
+      if (skip) return t.skip(skip);
+      const { page } = loaded;
+      assert.deepEqual(await page.evaluate(() => window.gsdView.clusters()), [{ folder: 'big', count: 210 }]);
+      const before: Positions = await page.evaluate(() => window.gsdView.positions());
+      const changes: number = await page.evaluate(() => window.gsdView.changes());
+      await page.evaluate(() => window.gsdView.selectFile('big/b5.ts'));
+      assert.equal(await page.locator('#sel-path').textContent(), 'big/b5.ts');
+      assert.deepEqual(await page.evaluate(() => window.gsdView.positions()), before);
+      assert.equal(await page.evaluate(() => window.gsdView.changes()), changes, 'no folder opened');
+      assert.deepEqual(await page.evaluate(() => window.gsdView.hitClusters()), ['big']);
+      assert.match(await page.evaluate(() => window.gsdView.cy.getElementById('c:big').data('label')), /holds b5\.ts/);
+      await clickNode(page, 'c:big');
+      await page.waitForFunction(() => window.gsdView.drawnFiles().includes('big/b5.ts'));
+      const opened: Positions = await page.evaluate(() => window.gsdView.positions());
+      assert.deepEqual(opened['core/hub.ts'], before['core/hub.ts'], 'the hub did not move');
+      assert.equal(await page.evaluate(() => window.gsdView.highlighted().find((x: { path: string }) => x.path === 'big/b5.ts')?.depth), 0, 'once drawn, it is shown selected');
       assert.deepEqual(loaded.problems, []);
     });
   });
