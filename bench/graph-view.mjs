@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The graph page (`intel view`): time to write it, and time until it is interactive in headless Chromium, on a
 // 700+-file code base (zod, webpack) and a ~5,500-file one made of four corpora side by side (zod + lodash + webpack
-// + date-fns without its locales; made under bench/.work/, not committed).
+// + date-fns without its locales; made under bench/.work/, not committed); and, on the loaded page, the time of each
+// interaction (select a drawn file, select the top hotspot, open the largest cluster, close it), as the call and until
+// the next frame is drawn, with the number of full layouts they ran.
 // Baselines taken in the same run, so that the figures survive a loaded machine:
 //   write:        `intel query hotspots --json` (same CLI start, same graph.db load, no page) -> ratio
 //   interactive:  the same page script over an empty project (parse + start of the 0.6 MB script, no graph) -> ratio

@@ -400,12 +400,11 @@ function update(change: Change) {
     .orphans()
     .filter((n) => !fresh.has(n.id()))
     .map((n) => n.boundingBox({ includeLabels: true }));
-  cy.batch(() => {
-    for (const box of boxes) {
-      layoutContents(box);
-      taken.push(placeNear(box, near, taken));
-    }
-  });
+  // not in a batch: the layouts read the new nodes' sizes from their style, which a batch leaves uncomputed
+  for (const box of boxes) {
+    layoutContents(box);
+    taken.push(placeNear(box, near, taken));
+  }
   changes++;
   changeMs.push(Math.round(performance.now() - started));
   applyHighlight();
