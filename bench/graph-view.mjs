@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The graph page (`intel view`): time to write it, and time until it is interactive in headless Chromium, on a
 // 700+-file code base (zod, webpack) and a ~5,500-file one made of four corpora side by side (zod + lodash + webpack
-// + date-fns without its locales; made under bench/.work/, not committed).
+// + date-fns without its locales; made under bench/.work/, not committed); and, on the loaded page, the time of each
+// interaction (select a drawn file, select the top hotspot, open the largest cluster, close it), as the call and until
+// the next frame is drawn, with the number of full layouts they ran.
 // Baselines taken in the same run, so that the figures survive a loaded machine:
 //   write:        `intel query hotspots --json` (same CLI start, same graph.db load, no page) -> ratio
 //   interactive:  the same page script over an empty project (parse + start of the 0.6 MB script, no graph) -> ratio
@@ -94,7 +96,7 @@ runMain(async () => {
       const build = JSON.parse(cli(['intel', 'build', root, '--json'], root).stdout);
       const out = path.join(root, '.planning', 'intel', 'graph-view.html');
       const hot = JSON.parse(cli(['intel', 'query', 'hotspots', '--limit', '1', '--json'], root).stdout).hotspots[0]?.path;
-      const r = { name, files: build.files, write: [], query: [], ready: [], baseline: [], layout: [], select: [], open: [] };
+      const r = { name, files: build.files, write: [], query: [], ready: [], baseline: [], layout: [], select: [], selectDrawn: [], open: [], close: [] };
       for (let i = 0; i < opts.runs; i++) {
         log(`graph-view: ${name}: round ${i + 1}/${opts.runs}`);
         r.query.push(cli(['intel', 'query', 'hotspots', '--json'], root).ms);
@@ -112,16 +114,38 @@ runMain(async () => {
         r.drawn = loaded.drawnFiles;
         r.clusters = loaded.clusters;
         const { page } = loaded;
-        if (hot) r.select.push(await page.evaluate(async (p) => { const t = performance.now(); await window.gsdView.selectFile(p); return performance.now() - t; }, hot));
-        r.open.push(
-          await page.evaluate(async () => {
-            const [c] = window.gsdView.clusters().sort((a, b) => b.count - a.count);
-            if (!c) return NaN;
+        const steps = await page.evaluate(async (hot) => {
+          const v = window.gsdView;
+          // [the call, until the next frame is drawn]: after the call returns, two animation frames (the one in which
+          // cytoscape redraws, then the next) have begun
+          const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const time = async (fn) => {
             const t = performance.now();
-            await window.gsdView.openFolder(c.folder);
-            return performance.now() - t;
-          }),
-        );
+            await fn();
+            const call = performance.now() - t;
+            await frame();
+            return [call, performance.now() - t];
+          };
+          await frame(); // the first drawing on screen
+          const out = {};
+          const drawn = v.cy.nodes('[kind = "file"]').sort((a, b) => b.data('size') - a.data('size'))[0]?.data('path');
+          if (drawn) out.selectDrawn = await time(() => v.selectFile(drawn));
+          if (hot) out.select = await time(() => v.selectFile(hot));
+          await v.selectFile(drawn ?? hot);
+          const [c] = v.clusters().sort((a, b) => b.count - a.count);
+          if (c) {
+            out.cluster = c;
+            out.open = await time(() => v.openFolder(c.folder));
+            out.drawnAfterOpen = v.cy.nodes().length;
+            if (v.closeFolder) out.close = await time(() => v.closeFolder(c.folder)); // pages older than 10f0edd have none
+          }
+          out.layoutRuns = v.layoutRuns();
+          return out;
+        }, hot);
+        for (const k of ['select', 'selectDrawn', 'open', 'close']) if (steps[k]) r[k].push(steps[k]);
+        r.cluster = steps.cluster;
+        r.drawnAfterOpen = steps.drawnAfterOpen;
+        r.layoutRuns = steps.layoutRuns;
         await page.close();
       }
       rows.push(r);
@@ -130,13 +154,22 @@ runMain(async () => {
   } finally {
     await browser.close();
   }
+  // a step as "call / to the next frame", medians
+  const step = (xs) => (xs.length ? `${fmtMs(median(xs.map((x) => x[0])))} / ${fmtMs(median(xs.map((x) => x[1])))}` : '—');
   const table = [
-    '| code base | files | imports | page | clustered (files drawn / closed folders) | write (`intel view`, wall) | ÷ `intel query hotspots` | interactive (navigation → ready) | ÷ empty page | first layout | select the top hotspot | open the largest cluster |',
-    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => {
-      const open = r.open.filter((x) => !Number.isNaN(x));
-      return `| ${r.name} | ${r.files.toLocaleString('en')} | ${r.edges.toLocaleString('en')} | ${r.mb.toFixed(2)} MB | ${r.clusters ? `yes (${r.drawn} / ${r.clusters})` : 'no'} | ${fmtMs(median(r.write))} | ${(median(r.write) / median(r.query)).toFixed(2)}× | ${fmtMs(median(r.ready))} | ${(median(r.ready) / median(r.baseline)).toFixed(2)}× | ${fmtMs(median(r.layout))} | ${r.select.length ? fmtMs(median(r.select)) : '—'} | ${open.length ? fmtMs(median(open)) : '—'} |`;
-    }),
+    '| code base | files | imports | page | clustered (files drawn / closed folders) | write (`intel view`, wall) | ÷ `intel query hotspots` | interactive (navigation → ready) | ÷ empty page | first layout |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.files.toLocaleString('en')} | ${r.edges.toLocaleString('en')} | ${r.mb.toFixed(2)} MB | ${r.clusters ? `yes (${r.drawn} / ${r.clusters})` : 'no'} | ${fmtMs(median(r.write))} | ${(median(r.write) / median(r.query)).toFixed(2)}× | ${fmtMs(median(r.ready))} | ${(median(r.ready) / median(r.baseline)).toFixed(2)}× | ${fmtMs(median(r.layout))} |`,
+    ),
+    '',
+    '| code base | select the largest drawn file | select the top hotspot | open the largest cluster (files; nodes drawn after) | close it again | full layouts after the first |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${step(r.selectDrawn)} | ${step(r.select)} | ${step(r.open)}${r.cluster ? ` (\`${r.cluster.folder}/\`, ${r.cluster.count.toLocaleString('en')}; ${r.drawnAfterOpen})` : ''} | ${step(r.close)} | ${r.layoutRuns - 1} |`,
+    ),
   ].join('\n');
   const section = `<!-- graph-view:start -->
 
@@ -148,7 +181,7 @@ ${table}
 
 - *write*: the built CLI's \`intel view\` from process start to exit (graph.db read through IntelReader, hotspot counts, page data, ~0.6 MB of inlined script, atomic write). The baseline, \`intel query hotspots\`, starts the same CLI and loads the same graph.db.
 - *interactive*: \`performance.now()\` when the page has drawn its first layout and set \`gsdView.ready\` (navigation start = 0). The baseline is the same page script over an empty project: parsing and starting cytoscape and the bundle.
-- *select*: blast radius of the most depended-on file (the engine's blastRadius, bundled in the page) with the folders on its way opened and the graph laid out again; *open*: a click on the largest cluster, laid out again.
+- Interaction, each as *the call / until the next frame is drawn* (the call returns, then two animation frames begin: cytoscape redraws in the first), after the first drawing is on screen. *select the largest drawn file*: its blast radius (the engine's blastRadius, bundled in the page) restyles the drawing, no layout. *select the top hotspot*: the same for the most depended-on file; when it lies inside a closed folder, that folder opens as below. *open*: the largest cluster opens (its contents laid out alone, by cytoscape's concentric and grid layouts, the box put in the nearest free place), other folders closing first past 500 drawn nodes; *close*: its cluster back where it stood. *full layouts after the first*: fcose runs over the drawing during these steps (0: none).
 - The mixed code base is zod, lodash, webpack and date-fns (without \`locale/\`) side by side in one project, made under \`bench/.work/graph-view/\` (not committed).
 
 <!-- graph-view:end -->`;

@@ -3,7 +3,9 @@
  * page by engine/src/view/page.ts). Reads the data of engine/src/view/graph-data.ts from #gsd-data and draws:
  * - the module graph grouped by folder: folders are compound boxes; a folder not open is one cluster node (its file
  *   count on it). On load, folders open largest first while the drawing stays under INITIAL_NODES; a click on a
- *   cluster opens it, a double click on an open folder closes it; past MAX_NODES other folders close first;
+ *   cluster opens it, a double click on an open folder closes it; past MAX_NODES other folders close first. fcose
+ *   lays out the first drawing (and Collapse all); after it nothing drawn moves: a folder that opens has only its
+ *   new box laid out, a folder that closes has its cluster put back where it stood;
  * - files sized by their transitive dependents (the hotspots);
  * - for a selected file, its blast radius computed by the engine's own blastRadius (engine/src/query/blast-radius.ts,
  *   bundled in), coloured by depth, with the affected files and tests listed beside the graph;
@@ -20,6 +22,8 @@ cytoscape.use(fcose);
 
 const INITIAL_NODES = 160;
 const MAX_NODES = 500;
+/** a selection opens the folders holding the file only if that draws at most this many nodes more */
+const REVEAL_NODES = 200;
 const LIST_CAP = 150;
 const TYPE_COLORS: Record<string, string> = { source: '#4c78a8', test: '#54a24b', types: '#b279a2', config: '#9d755d', script: '#8c8c8c' };
 const DEPTH_COLORS = ['#d1495b', '#f58518', '#f2a541', '#f6d55c', '#fbe9a6'];
@@ -124,8 +128,12 @@ function repOf(i: number): string {
   for (let f: Folder | null = folderOf[i]; f; f = f.parent) if (!isOpen(f)) rep = `c:${f.path}`;
   return rep;
 }
+/** where each folder's cluster node stood when the folder was opened: closing the folder puts it back there */
+const openedAt = new Map<Folder, cytoscape.Position>();
+/** closes a folder and every folder below it (their cluster places are forgotten: they were inside it) */
 function closeFolder(f: Folder) {
   expanded.delete(f);
+  openedAt.delete(f);
   f.folders.forEach(closeFolder);
 }
 function openLargestFirst(budget: number) {
@@ -141,17 +149,59 @@ function openLargestFirst(budget: number) {
     queue.push(...f.folders);
   }
 }
-/** opens the folders above file i (or folder f); past MAX_NODES closes folders not on the way first */
-function reveal(target: Folder): boolean {
+/** what an incremental change needs: where the cluster that opened stood, and where closed clusters go back */
+interface Change {
+  near: cytoscape.Position | null;
+  restore: Map<string, cytoscape.Position>;
+}
+/**
+ * Opens the folders above `target` and `target` itself; past MAX_NODES closes folders not on the way first. Returns
+ * null when all were open already, or when opening them would draw more than `budget` nodes more (then nothing
+ * changes). Reads positions from what is drawn, so call it before the drawing is updated.
+ */
+function reveal(target: Folder, budget = Infinity): Change | null {
   const chain: Folder[] = [];
   for (let f: Folder | null = target; f; f = f.parent) chain.push(f);
-  if (chain.every(isOpen)) return false;
+  const closed = chain.filter((f) => !isOpen(f));
+  if (!closed.length) return null;
+  const outer = closed[closed.length - 1];
+  const node = cy.getElementById(`c:${outer.path}`);
+  const near = node.nonempty() ? { ...node.position() } : null;
+  const drawnBefore = drawnCount();
   chain.forEach((f) => expanded.add(f));
+  if (drawnCount() - drawnBefore > budget) {
+    closed.forEach((f) => expanded.delete(f));
+    return null;
+  }
+  if (near) openedAt.set(outer, near);
+  const restore = new Map<string, cytoscape.Position>();
   if (drawnCount() > MAX_NODES) {
     const keep = new Set(chain);
-    for (const f of [...expanded]) if (!keep.has(f) && f.parent && keep.has(f.parent) && drawnCount() > MAX_NODES) closeFolder(f);
+    for (const f of [...expanded]) {
+      if (keep.has(f) || !f.parent || !keep.has(f.parent) || !isOpen(f) || drawnCount() <= MAX_NODES) continue;
+      restore.set(`c:${f.path}`, placeOf(f));
+      closeFolder(f);
+    }
   }
-  return true;
+  return { near, restore };
+}
+/** where an open folder's cluster goes when it closes: where it stood when opened, else the middle of its drawing */
+function placeOf(f: Folder): cytoscape.Position {
+  const at = openedAt.get(f);
+  if (at) return at;
+  const prefix = `${f.path}/`;
+  const mine = cy.nodes().filter((n) => {
+    const p = (n.data('path') ?? n.data('folder')) as string;
+    return p === f.path || p.startsWith(prefix);
+  });
+  const bb = mine.boundingBox();
+  return mine.nonempty() ? { x: (bb.x1 + bb.x2) / 2, y: (bb.y1 + bb.y2) / 2 } : { x: 0, y: 0 };
+}
+/** closes folder f (a double click on its box): its cluster comes back where it stood */
+function collapse(f: Folder): Change {
+  const restore = new Map([[`c:${f.path}`, placeOf(f)]]);
+  closeFolder(f);
+  return { near: null, restore };
 }
 
 // ------------------------------------------------------------------ drawing
@@ -219,7 +269,9 @@ let selected: number | null = null;
 let radius: BlastRadius | null = null;
 let depthOf = new Map<number, number>();
 let layoutRuns = 0;
+let changes = 0;
 const layoutMs: number[] = [];
+const changeMs: number[] = [];
 const separateMs: number[] = [];
 
 /**
@@ -254,10 +306,11 @@ function elements(): cytoscape.ElementDefinition[] {
 }
 
 /**
- * Redraws the visible graph and lays it out afresh (fcose's incremental mode, seeded from the old places, let the
- * folder boxes overlap after a cluster opened: a full layout of a few hundred nodes is as quick and stays clean).
+ * Draws the graph afresh and lays it all out with fcose: only the first drawing and Collapse all, both of at most
+ * ~INITIAL_NODES nodes (the largest folders open, the rest clusters). Every later change goes through update().
  */
 function draw(): Promise<void> {
+  openedAt.clear();
   cy.batch(() => {
     cy.elements().remove();
     cy.add(elements());
@@ -299,6 +352,126 @@ function draw(): Promise<void> {
     });
     layout.run();
   });
+}
+
+/**
+ * Makes the drawing match `expanded` without touching what stays: elements no longer wanted are removed, new ones
+ * added (at no place yet), edges between representatives re-weighted. Returns what was added.
+ */
+function sync(): cytoscape.CollectionReturnValue {
+  const want = elements();
+  const ids = new Set(want.map((d) => d.data.id!));
+  const fresh: cytoscape.ElementDefinition[] = [];
+  cy.batch(() => {
+    cy.elements()
+      .filter((e) => !ids.has(e.id()))
+      .remove();
+    for (const d of want) {
+      const have = cy.getElementById(d.data.id!);
+      if (have.empty()) fresh.push(d);
+      else if (d.group === 'edges' && have.data('weight') !== d.data.weight) have.data({ weight: d.data.weight, width: d.data.width });
+    }
+  });
+  return cy.add(fresh);
+}
+
+/**
+ * Applies a change of open folders to the drawing and lays out only what is new: closed folders' clusters go back
+ * where they stood; each newly opened folder's box has its own contents laid out (below) and is put near the cluster
+ * it replaces, in the nearest place free of other boxes. Nothing else moves, and no layout runs over the drawing.
+ */
+function update(change: Change) {
+  const started = performance.now();
+  const added = sync();
+  const near = change.near ?? { x: 0, y: 0 };
+  cy.batch(() => {
+    for (const n of added.nodes().toArray()) {
+      if (!n.isParent()) n.position({ ...(change.restore.get(n.id()) ?? near) });
+    }
+  });
+  // new boxes, outer folders first (a revealed chain opens several at once); a box that holds only clusters put
+  // back is not new content
+  const boxes = (added.nodes('[kind = "dir"]').toArray() as cytoscape.NodeSingular[])
+    .filter((b) => b.children().toArray().some((c) => !change.restore.has(c.id())))
+    .sort((a, b) => (a.data('folder') as string).length - (b.data('folder') as string).length);
+  const fresh = new Set(boxes.map((b) => b.id()));
+  const taken: Box[] = cy
+    .nodes()
+    .orphans()
+    .filter((n) => !fresh.has(n.id()))
+    .map((n) => n.boundingBox({ includeLabels: true }));
+  // not in a batch: the layouts read the new nodes' sizes from their style, which a batch leaves uncomputed
+  for (const box of boxes) {
+    layoutContents(box);
+    taken.push(placeNear(box, near, taken));
+  }
+  changes++;
+  changeMs.push(Math.round(performance.now() - started));
+  applyHighlight();
+  updateNotice();
+  if (boxes.length) bringIntoView(cy.nodes().filter((n) => fresh.has(n.id())));
+}
+
+/**
+ * Lays out one new folder box with cytoscape's own layouts, in time linear in its contents: its files concentric
+ * by rank of transitive dependents (the folder's hubs in the middle, rings growing outwards), its closed sub-folders
+ * in a grid below them.
+ */
+function layoutContents(box: cytoscape.NodeSingular) {
+  const kids = box.children();
+  const files = kids.filter('[kind = "file"]');
+  const subs = kids.filter('[kind = "cluster"]');
+  const ring = new Map<string, number>();
+  files
+    .toArray()
+    .sort((a, b) => transitive[b.data('file')] - transitive[a.data('file')])
+    // ring k holds 6k nodes: rank r sits on the smallest k with 1 + 3k(k + 1) > r
+    .forEach((n, r) => ring.set(n.id(), Math.ceil((Math.sqrt(9 + 12 * r) - 3) / 6 - 1e-9)));
+  const run = (eles: cytoscape.Collection, options: Record<string, unknown>) => eles.layout({ animate: false, fit: false, ...options } as cytoscape.LayoutOptions).run();
+  if (files.nonempty()) run(files, { name: 'concentric', concentric: (n: cytoscape.NodeSingular) => -ring.get(n.id())!, levelWidth: () => 1, minNodeSpacing: 14, avoidOverlap: true, boundingBox: { x1: 0, y1: 0, w: 1, h: 1 } });
+  if (subs.nonempty()) {
+    const fb = files.nonempty() ? files.boundingBox() : { x1: 0, x2: 0, y2: -40, w: 0 };
+    const cell = 150;
+    const cols = Math.max(1, Math.min(subs.length, Math.floor(Math.max(fb.w, cell * Math.ceil(Math.sqrt(subs.length))) / cell)));
+    const w = cols * cell;
+    const cx = (fb.x1 + fb.x2) / 2;
+    run(subs, { name: 'grid', cols, avoidOverlap: true, condense: true, boundingBox: { x1: cx - w / 2, y1: fb.y2 + 40, w, h: Math.ceil(subs.length / cols) * cell } });
+  }
+}
+
+const GAP = 24;
+type Box = { x1: number; x2: number; y1: number; y2: number };
+const overlaps = (a: Box, b: Box) => a.x1 < b.x2 + GAP && b.x1 < a.x2 + GAP && a.y1 < b.y2 + GAP && b.y1 < a.y2 + GAP;
+/**
+ * Moves a new box (with its contents) to the free place nearest `at`: its centre on `at` if nothing is there,
+ * else on rings of candidate places around `at`, nearest first. Returns the box's new bounds.
+ */
+function placeNear(box: cytoscape.NodeSingular, at: cytoscape.Position, taken: Box[]): Box {
+  const bb = box.boundingBox({ includeLabels: true });
+  const step = Math.max(60, Math.min(bb.w, bb.h) / 3);
+  for (let k = 0; k < 60; k++) {
+    const around = k === 0 ? 1 : 8 * k;
+    for (let j = 0; j < around; j++) {
+      const x = at.x + k * step * Math.cos((2 * Math.PI * j) / around);
+      const y = at.y + k * step * Math.sin((2 * Math.PI * j) / around);
+      const dx = x - (bb.x1 + bb.x2) / 2;
+      const dy = y - (bb.y1 + bb.y2) / 2;
+      const moved = { x1: bb.x1 + dx, x2: bb.x2 + dx, y1: bb.y1 + dy, y2: bb.y2 + dy };
+      if (k < 59 && taken.some((t) => overlaps(t, moved))) continue;
+      box.children().shift({ x: dx, y: dy });
+      return moved;
+    }
+  }
+  return bb;
+}
+
+/** pans (and zooms out only if it must) so that what just opened is on screen */
+function bringIntoView(eles: cytoscape.Collection) {
+  const bb = eles.boundingBox();
+  const view = cy.extent();
+  if (bb.x1 >= view.x1 && bb.x2 <= view.x2 && bb.y1 >= view.y1 && bb.y2 <= view.y2) return;
+  if (bb.w <= view.w && bb.h <= view.h) cy.center(eles);
+  else cy.fit(eles, 30);
 }
 
 /**
@@ -350,61 +523,76 @@ function separateBoxes() {
 }
 
 // ------------------------------------------------------------------ selection and blast radius
+const HIGHLIGHT = ['dim', 'affected', 'cluster-hit', 'selected-file', 'hot'];
+/** gives an element one highlight class (or none) and the data that goes with it, touching it only if that differs */
+function mark(ele: cytoscape.SingularElementArgument, cls: string, fields: Record<string, unknown> = {}) {
+  if (HIGHLIGHT.filter((c) => ele.hasClass(c)).join() !== cls) {
+    ele.removeClass(HIGHLIGHT.join(' '));
+    if (cls) ele.addClass(cls);
+  }
+  for (const [k, v] of Object.entries(fields)) if (ele.data(k) !== v) ele.data(k, v);
+}
+
+/**
+ * Restyles the drawing for the selection (its blast radius by depth, the rest dimmed, closed folders holding part
+ * of it outlined with a count). Only elements whose highlight changes are touched, so cytoscape restyles and
+ * redraws just those.
+ */
 function applyHighlight() {
-  cy.batch(() => {
-    cy.elements().removeClass('dim affected cluster-hit selected-file hot');
-    cy.nodes('[kind = "cluster"]').forEach((n) => {
-      const f = folderByPath.get(n.data('folder'))!;
-      n.data('label', `${f.name}/\n${f.count} files`);
-    });
-    if (selected === null) return;
-    const clusterHits = new Map<string, { n: number; depth: number }>();
-    for (const [i, d] of depthOf) {
-      const rep = repOf(i);
-      if (rep.startsWith('c:')) {
-        const hit = clusterHits.get(rep) ?? { n: 0, depth: d };
-        hit.n++;
-        hit.depth = Math.min(hit.depth, d);
-        clusterHits.set(rep, hit);
-      }
+  const clusterHits = new Map<string, { n: number; depth: number }>();
+  for (const [i, d] of depthOf) {
+    const rep = repOf(i);
+    if (rep.startsWith('c:')) {
+      const hit = clusterHits.get(rep) ?? { n: 0, depth: d };
+      hit.n++;
+      hit.depth = Math.min(hit.depth, d);
+      clusterHits.set(rep, hit);
     }
-    const lit = new Set<string>();
+  }
+  const holder = selected === null ? null : repOf(selected);
+  const lit = new Set<string>();
+  cy.batch(() => {
     cy.nodes().forEach((n) => {
       const kind = n.data('kind');
       if (kind === 'dir') return;
       if (kind === 'file') {
         const i = n.data('file') as number;
-        if (i === selected) n.addClass('selected-file');
-        else if (depthOf.has(i)) n.data('hl', depthColor(depthOf.get(i)!)).data('depth', depthOf.get(i)).addClass('affected');
-        else return void n.addClass('dim');
+        const d = depthOf.get(i);
+        if (selected === null) mark(n, '');
+        else if (i === selected) mark(n, 'selected-file');
+        else if (d !== undefined) mark(n, 'affected', { hl: depthColor(d), depth: d });
+        else return void mark(n, 'dim');
         lit.add(n.id());
         return;
       }
+      const f = folderByPath.get(n.data('folder'))!;
       const hit = clusterHits.get(n.id());
-      const holdsSelected = repOf(selected!) === n.id();
-      if (hit || holdsSelected) {
-        const f = folderByPath.get(n.data('folder'))!;
-        n.data('hl', depthColor(hit?.depth ?? 0)).addClass('cluster-hit');
-        n.data('label', `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}`);
-        lit.add(n.id());
-      } else n.addClass('dim');
+      const holds = holder === n.id();
+      const label = `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}${holds ? `\nholds ${basename(paths[selected!])}` : ''}`;
+      if (selected === null) mark(n, '', { label });
+      else if (hit || holds) mark(n, 'cluster-hit', { hl: depthColor(holds ? 0 : hit!.depth), label });
+      else return void mark(n, 'dim', { label });
+      lit.add(n.id());
     });
-    cy.edges().forEach((e) => {
-      if (lit.has(e.source().id()) && lit.has(e.target().id())) e.addClass('hot');
-      else e.addClass('dim');
-    });
+    cy.edges().forEach((e) => mark(e, selected === null ? '' : lit.has(e.source().id()) && lit.has(e.target().id()) ? 'hot' : 'dim'));
   });
 }
 
-async function selectFile(i: number, options: { reveal?: boolean } = {}) {
+/**
+ * Selects file i: its blast radius restyles what is drawn (no layout). A file inside a closed folder has that folder
+ * opened first, which lays out only the new box, unless that would draw more than REVEAL_NODES more: then the
+ * cluster holding it is marked (a click opens it). Dependents inside closed folders are counted on their clusters.
+ */
+function selectFile(i: number) {
   selected = i;
   radius = blastRadius(shimReader, paths[i], { maxDepth: 50 });
   depthOf = new Map();
   for (const level of radius.byDepth) for (const f of level.files) depthOf.set(indexOf.get(f.path)!, level.depth);
   renderPanel();
-  if (options.reveal !== false && reveal(folderOf[i])) await draw();
+  const change = reveal(folderOf[i], REVEAL_NODES);
+  if (change) update(change);
   else applyHighlight();
-  const node = cy.getElementById(`f:${i}`);
+  const node = cy.getElementById(repOf(i));
   const box = cy.extent();
   const at = node.nonempty() ? node.position() : null;
   if (at && (at.x < box.x1 || at.x > box.x2 || at.y < box.y1 || at.y > box.y2)) cy.center(node);
@@ -454,7 +642,7 @@ function renderPanel() {
 }
 panel.addEventListener('click', (ev) => {
   const li = (ev.target as HTMLElement).closest('li[data-file]');
-  if (li) void selectFile(Number(li.getAttribute('data-file')));
+  if (li) selectFile(Number(li.getAttribute('data-file')));
 });
 
 // ------------------------------------------------------------------ hover: path and Purpose
@@ -477,24 +665,24 @@ cy.on('mouseover', 'node', (ev) => {
   if (e) Object.assign(tip.style, { left: `${Math.min(e.clientX + 14, innerWidth - 440)}px`, top: `${e.clientY + 14}px` });
 });
 cy.on('mouseout', 'node', () => (tip.hidden = true));
-cy.on('tap', 'node[kind = "file"]', (ev) => void selectFile(ev.target.data('file')));
-cy.on('tap', 'node[kind = "cluster"]', (ev) => void openFolder(ev.target.data('folder')));
-cy.on('dbltap', 'node[kind = "dir"]', (ev) => {
-  const f = folderByPath.get(ev.target.data('folder'));
-  if (!f || (selected !== null && isAncestor(f, folderOf[selected]))) return;
-  closeFolder(f);
-  void draw();
-});
+cy.on('tap', 'node[kind = "file"]', (ev) => selectFile(ev.target.data('file')));
+cy.on('tap', 'node[kind = "cluster"]', (ev) => openFolder(ev.target.data('folder')));
+cy.on('dbltap', 'node[kind = "dir"]', (ev) => closeFolderAt(ev.target.data('folder')));
+/** closes an open folder, unless it holds the selected file */
+function closeFolderAt(folderPath: string) {
+  const f = folderByPath.get(folderPath);
+  if (!f || f === root || !isOpen(f) || (selected !== null && isAncestor(f, folderOf[selected]))) return;
+  update(collapse(f));
+}
 const isAncestor = (a: Folder, b: Folder) => {
   for (let f: Folder | null = b; f; f = f.parent) if (f === a) return true;
   return false;
 };
 
-async function openFolder(folderPath: string) {
+function openFolder(folderPath: string) {
   const f = folderByPath.get(folderPath);
-  if (!f || isOpen(f)) return;
-  reveal(f);
-  await draw();
+  const change = f && reveal(f);
+  if (change) update(change);
 }
 
 // ------------------------------------------------------------------ search
@@ -539,7 +727,7 @@ function showResults() {
 function pick(i: number) {
   results.hidden = true;
   input.blur();
-  void selectFile(i);
+  selectFile(i);
 }
 input.addEventListener('input', () => {
   hits = search(input.value);
@@ -587,8 +775,8 @@ document.getElementById('fit')!.addEventListener('click', () => cy.fit(undefined
 document.getElementById('clear')!.addEventListener('click', clearSelection);
 document.getElementById('collapse')!.addEventListener('click', () => {
   root.folders.forEach(closeFolder);
-  if (selected !== null) reveal(folderOf[selected]);
-  void draw();
+  // the selected file's folders open after the layout, as a click would open them
+  void draw().then(() => selected !== null && selectFile(selected));
 });
 
 // ------------------------------------------------------------------ start
@@ -606,6 +794,7 @@ const api = {
     return selectFile(i);
   },
   openFolder,
+  closeFolder: closeFolderAt,
   search: (q: string) => search(q).map((h) => paths[h.i]),
   /** what is drawn: files and their highlight (depth 0 = the selected file) */
   highlighted: () =>
@@ -617,19 +806,25 @@ const api = {
   hitClusters: () => cy.nodes('.cluster-hit').map((n) => n.data('folder') as string),
   clusters: () => cy.nodes('[kind = "cluster"]').map((n) => ({ folder: n.data('folder') as string, count: n.data('count') as number })),
   drawnFiles: () => cy.nodes('[kind = "file"]').map((n) => n.data('path') as string),
+  /** full layouts (the first drawing, Collapse all) and incremental changes (a folder opened or closed) */
   layoutRuns: () => layoutRuns,
+  changes: () => changes,
+  /** where each drawn file (by path) and closed folder (by path + `/`) stands; boxes follow their contents */
+  positions: () =>
+    Object.fromEntries(
+      (cy.nodes().toArray() as cytoscape.NodeSingular[]).filter((n) => !n.isParent()).map((n) => [n.data('path') ?? `${n.data('folder')}/`, [n.position('x'), n.position('y')]]),
+    ),
   /** milliseconds of each layout run, for bench/graph-view.mjs */
   layoutMs: () => layoutMs.slice(),
   separateMs: () => separateMs.slice(),
+  changeMs: () => changeMs.slice(),
 };
 window.gsdView = api;
 
 openLargestFirst(INITIAL_NODES);
-// a focused file's folders open before the first layout, so that one layout runs
-if (data.focus >= 0) reveal(folderOf[data.focus]);
 renderPanel();
-void draw().then(async () => {
-  if (data.focus >= 0) await selectFile(data.focus, { reveal: false });
+void draw().then(() => {
+  if (data.focus >= 0) selectFile(data.focus);
   api.ready = true;
   document.body.dataset.ready = '1';
 });

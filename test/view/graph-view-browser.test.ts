@@ -62,11 +62,17 @@ async function drawnRadius(page: Page): Promise<Record<string, number>> {
   return Object.fromEntries(list.map((x) => [x.path, x.depth]));
 }
 
-/** A real mouse click on a drawn node. */
+/** where each drawn file (by path) and cluster (by folder path + `/`) stands */
+type Positions = Record<string, [number, number]>;
+const pick = (p: Positions, keys: string[]): Positions => Object.fromEntries(keys.map((k) => [k, p[k]]));
+
+/** A real mouse click on a drawn node (centred first, as a user would pan to it: not under the legend or off screen). */
 async function clickNode(page: Page, id: string): Promise<void> {
   const at: { x: number; y: number } | null = await page.evaluate((id) => {
     const n = window.gsdView.cy.getElementById(id);
-    return n.nonempty() ? n.renderedPosition() : null;
+    if (n.empty()) return null;
+    window.gsdView.cy.center(n);
+    return n.renderedPosition();
   }, id);
   assert.ok(at, `${id} is drawn`);
   const box = (await page.locator('#graph').boundingBox())!;
@@ -194,15 +200,56 @@ describe('the graph page in headless chromium', { timeout: 600_000 }, () => {
       if (skip) return t.skip(skip);
       const { page } = loaded;
       const [cluster] = (await page.evaluate(() => window.gsdView.clusters())) as Array<{ folder: string; count: number }>;
-      const runs: number = await page.evaluate(() => window.gsdView.layoutRuns());
+      const runs: number = await page.evaluate(() => window.gsdView.changes());
       await clickNode(page, `c:${cluster.folder}`);
-      await page.waitForFunction((n) => window.gsdView.layoutRuns() > n, runs);
+      await page.waitForFunction((n) => window.gsdView.changes() > n, runs);
       const clusters: Array<{ folder: string }> = await page.evaluate(() => window.gsdView.clusters());
       assert.ok(!clusters.some((c) => c.folder === cluster.folder), 'the cluster is open');
       const drawn: string[] = await page.evaluate(() => window.gsdView.drawnFiles());
       const inside = drawn.filter((p) => p.startsWith(`${cluster.folder}/`)).length;
       const sub = clusters.filter((c) => c.folder.startsWith(`${cluster.folder}/`)).length;
       assert.ok(inside + sub > 0, 'its files or sub-folders are drawn');
+    });
+
+    it('opening a cluster keeps every other node where it was, lays out nothing else, and closing it puts the cluster back', async (t) => {
+      if (skip) return t.skip(skip);
+      const { page } = loaded;
+      const [cluster] = (await page.evaluate(() => window.gsdView.clusters())) as Array<{ folder: string; count: number }>;
+      const id = `${cluster.folder}/`;
+      const before: Positions = await page.evaluate(() => window.gsdView.positions());
+      const runs: number = await page.evaluate(() => window.gsdView.layoutRuns());
+      await clickNode(page, `c:${cluster.folder}`);
+      await page.waitForFunction((id) => window.gsdView.cy.getElementById(id).empty(), `c:${cluster.folder}`);
+      const opened: Positions = await page.evaluate(() => window.gsdView.positions());
+      const added = Object.keys(opened).filter((k) => !(k in before));
+      assert.ok(added.length > 0 && added.every((k) => k.startsWith(id)), "what appeared is the folder's contents");
+      assert.deepEqual(pick(opened, Object.keys(before).filter((k) => k !== id)), pick(before, Object.keys(before).filter((k) => k !== id)), 'nothing outside it moved');
+      // closing (what a double click on its box calls; a synthetic double click is unreliable on a loaded machine)
+      const box = `d:${cluster.folder}`;
+      await page.evaluate((f) => window.gsdView.closeFolder(f), cluster.folder);
+      await page.waitForFunction((box) => window.gsdView.cy.getElementById(box).empty(), box);
+      assert.deepEqual(await page.evaluate(() => window.gsdView.positions()), before, 'the cluster is back where it stood, the rest unmoved');
+      assert.equal(await page.evaluate(() => window.gsdView.layoutRuns()), runs, 'no layout over the drawing ran');
+    });
+
+    it('selecting a drawn file moves nothing; selecting a file inside a cluster opens only what holds it', async (t) => {
+      if (skip) return t.skip(skip);
+      const { page } = loaded;
+      const before: Positions = await page.evaluate(() => window.gsdView.positions());
+      const runs: number = await page.evaluate(() => window.gsdView.layoutRuns());
+      const drawn: string[] = await page.evaluate(() => window.gsdView.drawnFiles());
+      await page.evaluate((p) => window.gsdView.selectFile(p), drawn[0]);
+      assert.equal(await page.locator('#sel-path').textContent(), drawn[0]);
+      assert.deepEqual(await page.evaluate(() => window.gsdView.positions()), before);
+      const clusters: Array<{ folder: string }> = await page.evaluate(() => window.gsdView.clusters());
+      const hidden = [...reader.nodes.values()].map((n) => n.path).find((p) => p.startsWith(`${clusters[0].folder}/`))!;
+      await page.evaluate((p) => window.gsdView.selectFile(p), hidden);
+      assert.ok((await page.evaluate(() => window.gsdView.drawnFiles())).includes(hidden), 'the file is revealed');
+      const after: Positions = await page.evaluate(() => window.gsdView.positions());
+      const outside = Object.keys(before).filter((k) => k !== `${clusters[0].folder}/`);
+      assert.deepEqual(pick(after, outside), pick(before, outside), 'nothing outside the opened folder moved');
+      assert.equal(await page.evaluate(() => window.gsdView.layoutRuns()), runs, 'no layout over the drawing ran');
+      assert.deepEqual(await drawnRadius(page), Object.fromEntries(Object.entries(engineRadius(reader, hidden)).filter(([p]) => p in after)));
     });
 
     it('the blast radius of a hub: drawn files by depth, the rest marked on their clusters', async (t) => {
@@ -226,6 +273,41 @@ describe('the graph page in headless chromium', { timeout: 600_000 }, () => {
       for (const c of clusters) {
         if (hit.has(c.folder)) assert.ok(Object.keys(expected).some((p) => p.startsWith(`${c.folder}/`)), `${c.folder} is marked only when it holds part of the radius`);
       }
+      assert.deepEqual(loaded.problems, []);
+    });
+  });
+
+  describe('a file inside a folder too large to open on selection', () => {
+    let loaded: Loaded;
+    before(async () => {
+      if (skip) return;
+      const files: Record<string, string> = { 'core/hub.ts': '/** The hub. */\nexport const hub = 1;\n' };
+      for (let i = 0; i < 210; i++) files[`big/b${i}.ts`] = `import { hub } from '../core/hub';\nexport const b${i} = hub + ${i};\n`;
+      const root = tempProject(files);
+      await buildIntel(root);
+      loaded = await load(browser!, writePage(root));
+    });
+    after(async () => {
+      await loaded?.page.close();
+    });
+
+    it('selecting it marks the cluster that holds it and moves nothing; a click then opens it', async (t) => {
+      if (skip) return t.skip(skip);
+      const { page } = loaded;
+      assert.deepEqual(await page.evaluate(() => window.gsdView.clusters()), [{ folder: 'big', count: 210 }]);
+      const before: Positions = await page.evaluate(() => window.gsdView.positions());
+      const changes: number = await page.evaluate(() => window.gsdView.changes());
+      await page.evaluate(() => window.gsdView.selectFile('big/b5.ts'));
+      assert.equal(await page.locator('#sel-path').textContent(), 'big/b5.ts');
+      assert.deepEqual(await page.evaluate(() => window.gsdView.positions()), before);
+      assert.equal(await page.evaluate(() => window.gsdView.changes()), changes, 'no folder opened');
+      assert.deepEqual(await page.evaluate(() => window.gsdView.hitClusters()), ['big']);
+      assert.match(await page.evaluate(() => window.gsdView.cy.getElementById('c:big').data('label')), /holds b5\.ts/);
+      await clickNode(page, 'c:big');
+      await page.waitForFunction(() => window.gsdView.drawnFiles().includes('big/b5.ts'));
+      const opened: Positions = await page.evaluate(() => window.gsdView.positions());
+      assert.deepEqual(opened['core/hub.ts'], before['core/hub.ts'], 'the hub did not move');
+      assert.equal(await page.evaluate(() => window.gsdView.highlighted().find((x: { path: string }) => x.path === 'big/b5.ts')?.depth), 0, 'once drawn, it is shown selected');
       assert.deepEqual(loaded.problems, []);
     });
   });
