@@ -1,192 +1,99 @@
 /**
- * One MCP session with the daemon over Streamable HTTP, in node built-ins only (the shim's hot path loads no SDK, no
- * zod, no fetch): POSTs of JSON-RPC messages over one kept-alive `node:http` Agent, answers read as JSON (what the
- * daemon sends) or as an event stream (what the protocol also allows), the session's GET event stream for what the
- * server sends on its own (requests such as `roots/list`, `list_changed` notifications), and a DELETE to end it.
+ * A shim's MCP session with the daemon, in node built-ins only (the shim's hot path loads no SDK, no zod, no HTTP):
+ * one connection to the daemon's socket, the handshake (handshake.ts), then newline-delimited JSON-RPC both ways —
+ * the client's messages as they come, and everything the daemon sends (answers, its own requests such as
+ * `roots/list`, notifications such as `list_changed` and progress) as it comes.
  */
-import http from 'node:http';
+import net from 'node:net';
+import { readFirstLine, type Hello, type HelloAnswer } from './handshake.js';
 
 export type Message = Record<string, unknown> & { jsonrpc: '2.0'; id?: string | number; method?: string };
 
-/** An answer the daemon refused with an HTTP status (`status`), or a network error (no `status`). */
+/** The daemon refused the session (`refused`: a wrong token), or the connection failed or broke. */
 export class LinkError extends Error {
   constructor(
     message: string,
-    readonly status?: number,
+    readonly refused = false,
   ) {
     super(message);
   }
 }
 
 export interface LinkOptions {
-  url: string;
-  /** sent with every request: authorization, x-gsd-root, x-gsd-session */
-  headers: Record<string, string>;
-  /** every message the daemon sends: answers, and its own requests and notifications */
+  socket: string;
+  hello: Omit<Hello, 'gsd'>;
+  /** every message the daemon sends */
   onmessage: (m: Message) => void;
-  /** the session's event stream ended without `close()`: the daemon is gone or restarting */
+  /** the connection ended without `close()`: the daemon is gone or restarting */
   onlost: (reason: string) => void;
+  timeoutMs?: number;
 }
 
-/** Parses `text/event-stream` chunks; calls `onData` with each event's data. */
-function sseParser(onData: (data: string) => void): (chunk: string) => void {
-  let buf = '';
-  let data: string[] = [];
-  return (chunk) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
-      const line = buf.slice(0, nl).replace(/\r$/, '');
-      buf = buf.slice(nl + 1);
-      if (line === '') {
-        if (data.length) onData(data.join('\n'));
-        data = [];
-      } else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
-      // event:, id:, retry: and comments carry nothing the relay needs
-    }
-  };
+export interface DaemonLink {
+  /** the daemon's id of the session (its log names it) */
+  session: string;
+  /** writes one message; rejects when the connection is gone */
+  send(m: Message): Promise<void>;
+  close(): void;
 }
 
-export class DaemonLink {
-  sessionId: string | null = null;
-  protocolVersion: string | null = null;
-  private readonly agent = new http.Agent({ keepAlive: true });
-  private events: http.ClientRequest | null = null;
-  private closed = false;
-
-  constructor(private readonly options: LinkOptions) {}
-
-  private headers(extra: Record<string, string>): Record<string, string> {
-    return {
-      ...this.options.headers,
-      ...(this.sessionId ? { 'mcp-session-id': this.sessionId } : {}),
-      ...(this.protocolVersion ? { 'mcp-protocol-version': this.protocolVersion } : {}),
-      ...extra,
-    };
-  }
-
-  private emit(text: string): void {
-    const parsed = JSON.parse(text) as Message | Message[];
-    for (const m of Array.isArray(parsed) ? parsed : [parsed]) this.options.onmessage(m);
-  }
-
-  /** An event of a stream: one that is not JSON is dropped (the stream goes on). */
-  private readonly emitEvent = (data: string): void => {
-    try {
-      this.emit(data);
-    } catch {
-      // not JSON-RPC: nothing to relay
-    }
-  };
-
-  /**
-   * POSTs one message; resolves once its answer (if any) went to `onmessage`. Rejects with a LinkError: `status` set
-   * when the daemon refused it, unset on a network error. A kept-alive socket the daemon closed meanwhile is retried
-   * once on a new one (the request never reached it).
-   */
-  post(m: Message): Promise<void> {
-    const body = JSON.stringify(m);
-    const attempt = (retry: boolean): Promise<void> =>
-      new Promise((resolve, reject) => {
-        const req = http.request(this.options.url, {
-          method: 'POST',
-          agent: this.agent,
-          headers: this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(Buffer.byteLength(body)) }),
-        });
-        let answered = false;
-        req.on('response', (res) => {
-          answered = true;
-          const sid = res.headers['mcp-session-id'];
-          if (typeof sid === 'string' && sid) this.sessionId = sid;
-          const status = res.statusCode ?? 0;
-          const type = String(res.headers['content-type'] ?? '');
-          res.setEncoding('utf8');
-          let text = '';
-          const feed = status === 200 && type.startsWith('text/event-stream') ? sseParser(this.emitEvent) : (c: string) => (text += c);
-          res.on('data', feed);
-          res.on('error', (e) => reject(new LinkError(e.message)));
-          res.on('aborted', () => reject(new LinkError('the daemon closed the connection mid-answer')));
-          res.on('end', () => {
-            if (status === 202 || (status === 200 && !type.startsWith('application/json'))) return resolve();
-            if (status === 200) {
-              try {
-                if (text.trim()) this.emit(text);
-                return resolve();
-              } catch (error) {
-                return reject(new LinkError(`the daemon's answer is not JSON-RPC: ${(error as Error).message}`, 502));
-              }
-            }
-            let detail = text.slice(0, 300);
-            try {
-              detail = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? detail;
-            } catch {
-              // not JSON: the text itself
-            }
-            reject(new LinkError(`HTTP ${status}: ${detail}`, status));
-          });
-        });
-        req.on('error', (error: NodeJS.ErrnoException) => {
-          if (!answered && retry && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) resolve(attempt(false));
-          else reject(new LinkError(error.message));
-        });
-        req.end(body);
+/** Connects and shakes hands; rejects with a LinkError when the daemon is not there or refuses. */
+export async function openLink(options: LinkOptions): Promise<DaemonLink> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const socket = net.connect(options.socket);
+  socket.on('error', () => undefined); // reported through connect/handshake failures and 'close'
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve();
       });
-    return attempt(true);
-  }
-
-  /**
-   * Opens the session's GET event stream (after `notifications/initialized`); resolves once the daemon answered it
-   * (so that a request the daemon sends right after, such as `roots/list`, finds it open) or after `waitMs`. A daemon
-   * without one (405) is fine.
-   */
-  openEvents(waitMs = 1000): Promise<void> {
-    if (this.closed || this.events) return Promise.resolve();
-    const req = http.request(this.options.url, { method: 'GET', agent: this.agent, headers: this.headers({ accept: 'text/event-stream' }) });
-    this.events = req;
-    let opened!: () => void;
-    const open = new Promise<void>((resolve) => {
-      opened = resolve;
-      setTimeout(resolve, waitMs).unref();
+      socket.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
     });
-    const lost = (reason: string) => {
-      opened();
-      if (this.events !== req) return;
-      this.events = null;
-      if (!this.closed) this.options.onlost(reason);
-    };
-    req.on('response', (res) => {
-      opened();
-      if (res.statusCode === 405) return void res.resume();
-      if (res.statusCode !== 200) {
-        res.resume();
-        return lost(`the event stream was refused (HTTP ${res.statusCode})`);
+    socket.write(`${JSON.stringify({ gsd: 'hello', ...options.hello } satisfies Hello)}\n`);
+    const answer = await readFirstLine<HelloAnswer>(socket, timeoutMs);
+    if (answer?.gsd === 'refused') throw new LinkError(`the shared server refused the session: ${answer.reason}`, true);
+    if (answer?.gsd !== 'ready') throw new Error('the shared server answered the handshake with something else');
+    let closed = false;
+    let buf = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      buf += chunk;
+      for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        if (!line) continue;
+        let m: Message;
+        try {
+          m = JSON.parse(line) as Message;
+        } catch {
+          continue; // not JSON-RPC: nothing to relay
+        }
+        options.onmessage(m);
       }
-      res.setEncoding('utf8');
-      res.on('data', sseParser(this.emitEvent));
-      res.on('end', () => lost('the event stream ended'));
-      res.on('aborted', () => lost('the event stream ended'));
-      res.on('error', (e) => lost(e.message));
     });
-    req.on('error', (e) => lost(e.message));
-    req.end();
-    return open;
-  }
-
-  /** Ends the session on the daemon (DELETE), best effort. */
-  terminate(timeoutMs = 1000): Promise<void> {
-    if (!this.sessionId) return Promise.resolve();
-    return new Promise((resolve) => {
-      const req = http.request(this.options.url, { method: 'DELETE', agent: this.agent, headers: this.headers({}), timeout: timeoutMs });
-      req.on('response', (res) => res.resume().on('end', resolve).on('error', resolve));
-      req.on('timeout', () => req.destroy());
-      req.on('error', () => resolve());
-      req.end();
+    socket.once('close', () => {
+      if (!closed) options.onlost('the connection closed');
     });
-  }
-
-  close(): void {
-    this.closed = true;
-    this.events?.destroy();
-    this.events = null;
-    this.agent.destroy();
+    socket.resume();
+    return {
+      session: answer.session,
+      send: (m) =>
+        new Promise((resolve, reject) => {
+          if (socket.destroyed || !socket.writable) return reject(new LinkError('the connection is closed'));
+          socket.write(`${JSON.stringify(m)}\n`, (error) => (error ? reject(new LinkError(error.message)) : resolve()));
+        }),
+      close: () => {
+        closed = true;
+        socket.destroy();
+      },
+    };
+  } catch (error) {
+    socket.destroy();
+    throw error instanceof LinkError ? error : new LinkError((error as Error).message);
   }
 }

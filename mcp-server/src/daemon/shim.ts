@@ -1,8 +1,8 @@
 /**
  * The stdio entry as a thin shim: it relays newline-delimited JSON-RPC between Claude Code (stdin/stdout) and the
- * shared daemon (Streamable HTTP over one kept-alive `node:http` agent, `link.ts`), starting the daemon when none
- * runs. The relay itself is node built-ins only: no MCP SDK, no zod, no fetch, so a shim is a small process and its
- * hop costs little; the SDK (and the whole server) is loaded only for the in-process fallback.
+ * shared daemon (the daemon's socket, one connection per session, `link.ts`), starting the daemon when none runs.
+ * The relay itself is node built-ins only: no MCP SDK, no zod, no HTTP, no fetch, so a shim is a small process and
+ * its hop costs little; the SDK (and the whole server) is loaded only for the in-process fallback.
  *
  * - No daemon can be started: the shim serves in-process (the full server over an in-memory pair), so a session
  *   never loses its tools.
@@ -17,7 +17,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { readToken, type GsdHome } from './home.js';
 import { ensureDaemon, type EnsureOptions } from './info.js';
-import { DaemonLink, LinkError, type Message } from './link.js';
+import { openLink, type Message } from './link.js';
 
 type RequestId = string | number;
 type Request = Message & { id: RequestId; method: string };
@@ -44,7 +44,7 @@ export interface ShimOptions {
 interface Upstream {
   gen: number;
   kind: 'daemon' | 'in-process';
-  /** resolves once the message was taken (a request: once its answer was relayed); rejects with a LinkError */
+  /** resolves once the message was handed on; rejects when the connection is gone */
   send(m: Message): Promise<void>;
   /** ends the session upstream, then lets go of it */
   close(): Promise<void>;
@@ -122,7 +122,14 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
   const reinit = new Map<RequestId, (m: Message) => void>();
 
   output.on('error', (e: Error) => log(`cannot write to the client: ${e.message}`));
+  /** called when the client's initialize got its answer (the relay holds what follows until then) */
+  let initAnswered: (() => void) | null = null;
   const toClient = (m: Message) => {
+    if (init && m.id === init.id && isResponse(m)) {
+      if ('result' in m) initDelivered = true;
+      initAnswered?.();
+      initAnswered = null;
+    }
     if (!ended) output.write(`${JSON.stringify(m)}\n`);
   };
   const errorTo = (id: RequestId, message: string) => toClient({ jsonrpc: '2.0', id, error: { code: -32603, message } });
@@ -177,42 +184,25 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
   const openDaemon = async (): Promise<Upstream> => {
     const started = await ensureDaemon(options.home, options.daemon);
     if (!started.info) throw new Error(started.reason);
-    const token = readToken(options.home);
+    if (!started.info.socket) throw new Error(`the running gsd server (version ${started.info.version}) offers no socket for shims`);
     const g = ++gen;
-    // the link reports what arrives before `up` exists (none: nothing is sent before) through this indirection
+    // the link reports messages through `up`, which exists before anything is sent
     let up!: Upstream;
-    const link = new DaemonLink({
-      url: started.info.url,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-gsd-root': encodeURIComponent(options.folder),
-        // the Claude Code session this shim serves, when its environment names it: the daemon records it as the
-        // holder of this session's leases, as an in-process server would (planning.ts, holderOf)
-        ...(options.session ? { 'x-gsd-session': encodeURIComponent(options.session) } : {}),
-      },
-      onmessage: (m) => {
-        // the answer to initialize names the protocol version every later request carries
-        if (init && isResponse(m) && (m.id === init.id || m.id === `gsd-shim-init-${g}`)) {
-          const v = resultOf<{ protocolVersion?: string }>(m)?.protocolVersion;
-          if (v) link.protocolVersion = v;
-        }
-        fromUpstream(up, m);
-      },
+    const link = await openLink({
+      socket: started.info.socket,
+      // the Claude Code session this shim serves, when its environment names it: the daemon records it as the holder
+      // of this session's leases, as an in-process server would (planning.ts, holderOf)
+      hello: { token: readToken(options.home), root: options.folder, ...(options.session ? { session: options.session } : {}) },
+      onmessage: (m) => fromUpstream(up, m),
       onlost: (reason) => broken(g, reason),
     });
     up = {
       gen: g,
       kind: 'daemon',
-      send: async (m) => {
-        await link.post(m);
-        if (m.method === 'notifications/initialized') await link.openEvents();
-      },
-      close: async () => {
-        await link.terminate();
-        link.close();
-      },
+      send: (m) => link.send(m),
+      close: async () => link.close(),
     };
-    if (started.started) log(`started the shared gsd server (pid ${started.info.pid}, ${started.info.url})`);
+    if (started.started) log(`started the shared gsd server (pid ${started.info.pid})`);
     try {
       // a new session on a new (or restarted) daemon: set it up as the client set up the first one
       await replayInit(up);
@@ -247,19 +237,15 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
   };
 
   /**
-   * Sends without waiting for the answer: calls run side by side as the client sent them. The daemon answering with
-   * a refusal (400, 413, 500…) fails that request only; a network error, an unknown session (404: the daemon
-   * restarted) or a token it no longer takes (401) means reconnecting — the request stays pending and is resent
-   * after the reconnect.
+   * Hands a message on without waiting for the answer: calls run side by side as the client sent them. A connection
+   * that is gone means reconnecting — the request stays pending and is resent after the reconnect.
    */
   const dispatch = (up: Upstream, m: Message, entry?: Pending): Promise<boolean> =>
     up.send(m).then(
       () => true,
       (error: Error) => {
-        const status = error instanceof LinkError ? error.status : undefined;
-        if (status !== undefined && status !== 404 && status !== 401) {
-          if (entry && pending.delete(entry.msg.id)) errorTo(entry.msg.id, `gsd: ${error.message}`);
-        } else broken(up.gen, error.message);
+        if (up.kind === 'in-process' && entry && pending.delete(entry.msg.id)) errorTo(entry.msg.id, `gsd: ${error.message}`);
+        else broken(up.gen, error.message);
         return false;
       },
     );
@@ -354,13 +340,12 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
       entry = { msg: m, gen: -1 };
       pending.set(m.id, entry);
     } else if (m.method === 'notifications/initialized') initialized = true;
+    // initialize is answered before what follows is relayed (a new session must exist first)
+    const answered = entry && entry.msg === init ? new Promise<void>((r) => (initAnswered = r)) : null;
     const up = await getUpstream();
     if (entry) entry.gen = up.gen;
-    const sent = dispatch(up, m, entry);
-    if (entry?.msg === init || !entry) {
-      // initialize and notifications in order, before what follows
-      if ((await sent) && entry) initDelivered = true;
-    }
+    await dispatch(up, m, entry);
+    await answered;
   };
 
   // messages are relayed in order
