@@ -14,12 +14,22 @@
  *   in-process from then on.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { readToken, type GsdHome } from './home.js';
 import { ensureDaemon, type EnsureOptions } from './info.js';
 import { openLink, type Message } from './link.js';
 
 type RequestId = string | number;
+
+/**
+ * What the shim uses of the in-process server's transport (the SDK's Transport, structurally: the shim does not
+ * import the SDK, not even its types, so that nothing of it reaches the relay).
+ */
+export interface InProcessTransport {
+  start(): Promise<void>;
+  send(message: never): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: (message: never) => void;
+}
 type Request = Message & { id: RequestId; method: string };
 
 export interface ShimOptions {
@@ -31,7 +41,7 @@ export interface ShimOptions {
   /** how to start the daemon */
   daemon: EnsureOptions;
   /** a transport to an in-process server (fallback; loads the SDK and the server) */
-  inProcess: () => Promise<Transport>;
+  inProcess: () => Promise<InProcessTransport>;
   /** the client side: newline-delimited JSON-RPC; stdin/stdout by default */
   input?: Readable;
   output?: Writable;
@@ -219,7 +229,7 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     const up: Upstream = {
       gen: g,
       kind: 'in-process',
-      send: (m) => transport.send(m as Parameters<Transport['send']>[0]),
+      send: (m) => transport.send(m as never),
       close: () => transport.close(),
     };
     transport.onmessage = (m) => fromUpstream(up, m as Message);
