@@ -391,6 +391,40 @@ describe('shared server: lifecycle', () => {
     }
   });
 
+  it('resends the reads in flight when the daemon dies, never a write: a write gets an error saying it may have been applied', async () => {
+    const h = tempHome();
+    let s: McpSession | undefined;
+    try {
+      const root = tempProject({ 'src/a.ts': 'export const a = 1;\n', '.planning/config.json': '{}\n' });
+      await buildIntel(root);
+      s = await shimSession(root, h);
+      assert.ok(!(await s.call('hotspots', { limit: 1 })).isError);
+      const { pid } = h.info()!;
+      // the shim answers a write it will not resend with a JSON-RPC error (the SDK Client throws it)
+      const writes = Array.from({ length: 12 }, () =>
+        s!.call('agent', { action: 'enqueue', intent: 'verify_work' }).then(
+          (r) => ({ ok: !r.isError, text: text(r) }),
+          (e: Error) => ({ ok: false, text: e.message }),
+        ),
+      );
+      const reads = Array.from({ length: 12 }, () => s!.call('hotspots', { limit: 1 }));
+      process.kill(pid, 'SIGKILL');
+      for (const r of await Promise.all(reads)) assert.ok(!r.isError, text(r));
+      const written = await Promise.all(writes);
+      const refused = written.filter((r) => !r.ok);
+      for (const r of refused) assert.match(r.text, /restarted during this agent call; it may or may not have been applied/);
+      // a write resent after it was applied would show as one enqueue too many
+      const { events } = (await s.ok('agent', { action: 'history', limit: 200, max_tokens: 25_000 })).result;
+      const enqueued = events.filter((e: { type: string }) => e.type === 'enqueue').length;
+      assert.ok(enqueued >= written.length - refused.length && enqueued <= written.length, `${enqueued} enqueued for ${written.length} calls, ${refused.length} refused`);
+      assert.notEqual(h.info()?.pid, pid, 'a new daemon');
+      assert.match(s.stderr(), /lost the shared server/);
+    } finally {
+      await s?.close();
+      await h.cleanup();
+    }
+  });
+
   it('serves in-process when no daemon can be started', async () => {
     const h = tempHome();
     try {
