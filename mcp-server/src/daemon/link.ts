@@ -5,9 +5,36 @@
  * `roots/list`, notifications such as `list_changed` and progress) as it comes.
  */
 import net from 'node:net';
+import type { Readable } from 'node:stream';
 import { readFirstLine, type Hello, type HelloAnswer } from './handshake.js';
 
 export type Message = Record<string, unknown> & { jsonrpc: '2.0'; id?: string | number; method?: string };
+
+/**
+ * Newline-delimited JSON-RPC from a stream (the client's stdin, the daemon's socket): each line that is a JSON-RPC
+ * message goes to `onmessage`; any other line to `onskip` (and is dropped).
+ */
+export function readMessages(stream: Readable, onmessage: (m: Message) => void, onskip: (line: string, why: string) => void = () => undefined): void {
+  let buf = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buf += chunk;
+    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (!line) continue;
+      let m: unknown;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        onskip(line, 'not JSON');
+        continue;
+      }
+      if (m && typeof m === 'object' && !Array.isArray(m) && (m as Message).jsonrpc === '2.0') onmessage(m as Message);
+      else onskip(line, 'not a JSON-RPC message');
+    }
+  });
+}
 
 /** The daemon refused the session (`refused`: a wrong token), or the connection failed or broke. */
 export class LinkError extends Error {
@@ -59,23 +86,7 @@ export async function openLink(options: LinkOptions): Promise<DaemonLink> {
     if (answer?.gsd === 'refused') throw new LinkError(`the shared server refused the session: ${answer.reason}`, true);
     if (answer?.gsd !== 'ready') throw new Error('the shared server answered the handshake with something else');
     let closed = false;
-    let buf = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buf += chunk;
-      for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (!line) continue;
-        let m: Message;
-        try {
-          m = JSON.parse(line) as Message;
-        } catch {
-          continue; // not JSON-RPC: nothing to relay
-        }
-        options.onmessage(m);
-      }
-    });
+    readMessages(socket, options.onmessage);
     socket.once('close', () => {
       if (!closed) options.onlost('the connection closed');
     });

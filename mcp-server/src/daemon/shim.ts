@@ -16,7 +16,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { readToken, type GsdHome } from './home.js';
 import { ensureDaemon, type EnsureOptions } from './info.js';
-import { openLink, type Message } from './link.js';
+import { openLink, readMessages, type Message } from './link.js';
 
 type RequestId = string | number;
 
@@ -79,31 +79,6 @@ export interface Shim {
   mode(): 'daemon' | 'in-process' | null;
   /** ends the relay as if the client had closed its side */
   close(): void;
-}
-
-/** Reads newline-delimited JSON-RPC from `input`; a line that is not JSON is reported and skipped. */
-function readLines(input: Readable, onmessage: (m: Message) => void, onclose: () => void, log: (line: string) => void): void {
-  let buf = '';
-  input.setEncoding('utf8');
-  input.on('data', (chunk: string) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
-      const line = buf.slice(0, nl).trim();
-      buf = buf.slice(nl + 1);
-      if (!line) continue;
-      let m: unknown;
-      try {
-        m = JSON.parse(line);
-      } catch {
-        log(`skipped a line from the client that is not JSON: ${line.slice(0, 120)}`);
-        continue;
-      }
-      if (m && typeof m === 'object' && !Array.isArray(m) && (m as Message).jsonrpc === '2.0') onmessage(m as Message);
-      else log(`skipped a line from the client that is not a JSON-RPC message: ${line.slice(0, 120)}`);
-    }
-  });
-  input.once('end', onclose);
-  input.once('close', onclose);
 }
 
 export async function runShim(options: ShimOptions): Promise<Shim> {
@@ -368,13 +343,14 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     gen++;
     void (up ? up.close().catch(() => undefined) : Promise.resolve()).then(closedResolve);
   };
-  readLines(
+  readMessages(
     input,
     (m) => {
       chain = chain.then(() => send(m)).catch((e: Error) => log(`relay failed: ${e.message}`));
     },
-    end,
-    log,
+    (line, why) => log(`skipped a line from the client that is ${why}: ${line.slice(0, 120)}`),
   );
+  input.once('end', end);
+  input.once('close', end);
   return { closed, mode: () => upstream?.kind ?? null, close: end };
 }
