@@ -388,7 +388,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     }
     if (!mine) return void stop(`${home.daemonJson} is gone or names another process`);
     for (const root of pool.sweep(settings.projectIdleMs)) log(`freed ${root} (no call for ${Math.round(settings.projectIdleMs / 1000)} s)`);
-    if (settings.idleMs && inflight === 0 && Date.now() - lastActivity >= settings.idleMs) void stop(`idle for ${Math.round(settings.idleMs / 1000)} s`);
+    // busy: an HTTP request in flight, or a request a shim's session has not answered yet (a long tool call)
+    const busy = inflight > 0 || [...socketSessions].some((s) => s.open > 0);
+    if (settings.idleMs && !busy && Date.now() - lastActivity >= settings.idleMs) void stop(`idle for ${Math.round(settings.idleMs / 1000)} s`);
   }, tickMs);
 
   const stop = (reason: string): Promise<void> => {
