@@ -1,8 +1,9 @@
 /**
  * The stdio entry as a thin shim: it relays newline-delimited JSON-RPC between Claude Code (stdin/stdout) and the
  * shared daemon (the daemon's socket, one connection per session, `link.ts`), starting the daemon when none runs.
- * The relay itself is node built-ins only: no MCP SDK, no zod, no HTTP, no fetch, so a shim is a small process and
- * its hop costs little; the SDK (and the whole server) is loaded only for the in-process fallback.
+ * The relay itself is node built-ins only: no MCP SDK, no zod, no fetch, and no HTTP per message (only the daemon's
+ * health check when it connects), so a shim is a small process and its hop costs little; the SDK (and the whole
+ * server) is loaded only for the in-process fallback.
  *
  * - No daemon can be started: the shim serves in-process (the full server over an in-memory pair), so a session
  *   never loses its tools.
