@@ -105,7 +105,7 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
   let closedResolve!: () => void;
   const closed = new Promise<void>((r) => (closedResolve = r));
   /** answers awaited by the shim itself (a replayed initialize) */
-  const reinit = new Map<RequestId, (m: Message) => void>();
+  const reinit = new Map<RequestId, { resolve: (m: Message) => void; reject: (e: Error) => void }>();
 
   output.on('error', (e: Error) => log(`cannot write to the client: ${e.message}`));
   /** called when the client's initialize got its answer (the relay holds what follows until then) */
@@ -126,7 +126,7 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
       const waiter = m.id !== undefined ? reinit.get(m.id) : undefined;
       if (waiter) {
         reinit.delete(m.id!);
-        waiter(m);
+        waiter.resolve(m);
         return;
       }
       const p = m.id !== undefined ? pending.get(m.id) : undefined;
@@ -146,12 +146,12 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
   };
 
   /** Sends the client's initialize again on a new upstream, waits for its answer and sends `initialized`. */
-  const replayInit = async (up: Upstream, onAnswer?: (m: Message) => void) => {
+  const replayInit = async (up: Upstream) => {
     if (!init || !initDelivered) return;
     const id = `gsd-shim-init-${up.gen}`;
     let timer: NodeJS.Timeout | undefined;
     const answer = new Promise<Message>((resolve, reject) => {
-      reinit.set(id, resolve);
+      reinit.set(id, { resolve, reject });
       timer = setTimeout(() => reject(new Error('no answer to the replayed initialize within 10 s')), 10_000);
       timer.unref();
     });
@@ -159,7 +159,6 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
       await up.send({ ...init, id });
       const r = await answer;
       if ('error' in r) throw new Error(`the upstream refused the replayed initialize: ${(r.error as { message?: string })?.message}`);
-      onAnswer?.(r);
       if (initialized) await up.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     } finally {
       clearTimeout(timer);
@@ -180,7 +179,11 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
       // of this session's leases, as an in-process server would (planning.ts, holderOf)
       hello: { token: readToken(options.home), root: options.folder, ...(options.session ? { session: options.session } : {}) },
       onmessage: (m) => fromUpstream(up, m),
-      onlost: (reason) => broken(g, reason),
+      onlost: (reason) => {
+        // lost while setting the session up: the replayed initialize will not be answered
+        if (g === gen && !upstream) for (const w of reinit.values()) w.reject(new Error(reason));
+        broken(g, reason);
+      },
     });
     up = {
       gen: g,
