@@ -85,6 +85,18 @@ module.exports = {
       to: { path: '^engine/src/(pipeline|parse|scan|resolve|graph)/|^engine/src/store/(?!atomic-write)' },
     },
     {
+      name: 'stdio-shim-stays-light',
+      severity: 'error',
+      comment:
+        'Every Claude Code session runs a stdio shim (docs/shared-server.md): it relays to the daemon with node built-ins ' +
+        'only (no MCP SDK, zod or fetch); the in-process server is a dynamic import, loaded only for the fallback.',
+      from: { path: '^mcp-server/src/daemon/(shim|shim-main|link|handshake|home|info)\\.ts$' },
+      to: {
+        pathNot: '^mcp-server/src/(daemon/(shim|link|handshake|home|info)|log)\\.ts$',
+        dependencyTypesNot: ['core', 'type-only', 'dynamic-import'],
+      },
+    },
+    {
       name: 'src-never-imports-tests',
       severity: 'error',
       from: { path: '^(engine|installer|hooks|mcp-server)/src' },

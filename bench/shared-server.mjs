@@ -24,7 +24,8 @@ Makes a git repository of the zod corpus with 3 more worktrees (bench/.work/shar
  2. one daemon (dist/runtime/mcp-server.js --daemon) with 8 sessions over HTTP doing the same calls (the
     install --shared registration): the daemon's RSS; and with 8 stdio shims in front (the default registration):
     daemon + shims;
- 3. warm round trip of file_context through a shim vs a direct stdio server (median of --runs calls each).
+ 3. warm round trip of file_context through a shim vs a direct stdio server (median of --runs calls each), and for
+    reference over http straight to the daemon, and of a ping (the transport alone) through the shim and direct.
 Writes bench/.work/results/shared-server.json and its section of bench/RESULTS.md.`;
 
 const SPEC = {
@@ -73,7 +74,8 @@ async function roundTrips(client, file, runs, warmup) {
   const xs = [];
   for (let i = 0; i < warmup + runs; i++) {
     const t0 = hr();
-    await client.callTool({ name: 'file_context', arguments: { file } });
+    if (file) await client.callTool({ name: 'file_context', arguments: { file } });
+    else await client.ping();
     if (i >= warmup) xs.push(hr() - t0);
   }
   return xs;
@@ -139,12 +141,19 @@ runMain(async () => {
   const hotFile = (await direct.client.callTool({ name: 'hotspots', arguments: { limit: 1 } })).structuredContent.hotspots[0].path;
   const viaShim = [];
   const viaStdio = [];
+  const viaHttp = [];
+  const pingShim = [];
+  const pingStdio = [];
   const block = Math.max(1, Math.floor(opts.runs / 10));
   await roundTrips(shims[0].client, hotFile, 0, opts.warmup);
   await roundTrips(direct.client, hotFile, 0, opts.warmup);
+  await roundTrips(http[0], hotFile, 0, opts.warmup);
   for (let done = 0; done < opts.runs; done += block) {
     viaStdio.push(...(await roundTrips(direct.client, hotFile, block, 0)));
     viaShim.push(...(await roundTrips(shims[0].client, hotFile, block, 0)));
+    viaHttp.push(...(await roundTrips(http[0], hotFile, block, 0)));
+    pingStdio.push(...(await roundTrips(direct.client, null, block, 0)));
+    pingShim.push(...(await roundTrips(shims[0].client, null, block, 0)));
   }
   for (const s of [...stdio, ...shims]) await s.client.close();
   for (const c of http) await c.close();
@@ -179,6 +188,9 @@ runMain(async () => {
       shimMedianMs: median(viaShim),
       shimP95Ms: percentile(viaShim, 95),
       ratio: median(viaShim) / median(viaStdio),
+      httpMedianMs: median(viaHttp),
+      pingStdioMedianMs: median(pingStdio),
+      pingShimMedianMs: median(pingShim),
     },
   };
   saveResult('shared-server', result);
@@ -207,7 +219,10 @@ function renderSection(r) {
     `| one daemon + 8 stdio shims (default registration) | 9 | ${f(m.daemonWithShimSessionsMB)} + ${f(m.shimsSumMB)} (a shim ~${f(m.shimEachMedianMB)}) | ${pct(m.shimRatio)} | (a shim is a Node process) |`,
     '',
     `Warm round trip of \`${t.tool}\` (SDK Client, ${t.runs} calls a side, interleaved in blocks): direct stdio median ${t.stdioMedianMs.toFixed(2)} ms (p95 ${t.stdioP95Ms.toFixed(2)}), ` +
-      `through the shim and the daemon ${t.shimMedianMs.toFixed(2)} ms (p95 ${t.shimP95Ms.toFixed(2)}): **${t.ratio.toFixed(2)}×** (bar ≤ 2×: ${t.ratio <= 2 ? 'PASS' : 'FAIL'}).`,
+      `through the shim and the daemon ${t.shimMedianMs.toFixed(2)} ms (p95 ${t.shimP95Ms.toFixed(2)}): **${t.ratio.toFixed(2)}×** (bar ≤ 2×: ${t.ratio <= 2 ? 'PASS' : 'FAIL'}).` +
+      (t.httpMedianMs === undefined
+        ? ''
+        : ` For reference, in the same blocks: over http straight to the daemon (\`install --shared\`) ${t.httpMedianMs.toFixed(2)} ms (${(t.httpMedianMs / t.stdioMedianMs).toFixed(2)}×); a \`ping\` (the transport alone) ${t.pingStdioMedianMs.toFixed(2)} ms direct, ${t.pingShimMedianMs.toFixed(2)} ms through the shim.`),
     END,
   ].join('\n');
 }

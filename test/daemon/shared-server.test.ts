@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -29,6 +30,38 @@ function raw(port: number, options: { method?: string; path?: string; headers?: 
     });
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/** Writes `lines` to the shims' socket; collects the lines it answers until it closes or `enough` says so. */
+function talk(socket: string, lines: string[], enough: (got: string[]) => boolean = () => false): Promise<{ lines: string[]; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const conn = net.connect(socket);
+    const got: string[] = [];
+    let buf = '';
+    const timer = setTimeout(() => {
+      conn.destroy();
+      reject(new Error(`the socket neither closed nor answered enough: ${JSON.stringify(got).slice(0, 500)}`));
+    }, 30_000);
+    conn.setEncoding('utf8');
+    conn.on('data', (d: string) => {
+      buf += d;
+      for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+        got.push(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+      }
+      if (enough(got)) {
+        clearTimeout(timer);
+        conn.destroy();
+        resolve({ lines: got, closed: false });
+      }
+    });
+    conn.on('error', () => undefined);
+    conn.on('close', () => {
+      clearTimeout(timer);
+      resolve({ lines: got, closed: true });
+    });
+    conn.write(lines.map((l) => `${l}\n`).join(''));
   });
 }
 
@@ -102,6 +135,19 @@ describe('shared server: one daemon, many sessions and worktrees', { skip: !hasG
     assert.deepEqual([...health.projects].sort(), [repo, wt].map((p) => (os.platform() === 'darwin' ? p : p)).sort(), 'one loaded project per root, shared');
   });
 
+  it("relays the daemon's own requests to the client: a shim session bound to the roots its client declares", async () => {
+    // started in a folder without a project: only the client's roots (roots/list, daemon → shim → client and back) name one
+    const nowhere = mkdtempSync(path.join(os.tmpdir(), 'gsd-nowhere-'));
+    try {
+      const c = await shimSession(nowhere, h, {}, [repo]);
+      sessions.push(c);
+      assert.equal(structured(await c.call('file_context', { file: 'src/only-main.ts' })).path, 'src/only-main.ts');
+      assert.equal((await c.call('file_context', { file: 'src/only-wt.ts' })).isError, true, 'the other worktree is not this session\'s');
+    } finally {
+      rmSync(nowhere, { recursive: true, force: true });
+    }
+  });
+
   it('refuses traversal into the other worktree and audits it', async () => {
     const attempts = [
       { file: path.join(wt, 'src', 'only-wt.ts') },
@@ -135,6 +181,37 @@ describe('shared server: one daemon, many sessions and worktrees', { skip: !hasG
     assert.equal((await raw(port, { headers: { authorization: `Bearer ${token}`, host: `localhost:${port + 1}` } })).status, 403);
     assert.equal((await raw(port, { headers: { authorization: `Bearer ${token}`, origin: `http://localhost:5173` } })).status, 200, 'a loopback page may');
     assert.equal((await raw(port, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+  });
+
+  it("serves shims on a socket only the user reaches, refusing a wrong token, no handshake and garbage", async () => {
+    const info = h.info()!;
+    assert.ok(info.socket, "daemon.json names the shims' socket");
+    if (process.platform !== 'win32') {
+      assert.ok(statSync(info.socket).isSocket());
+      if (path.dirname(info.socket) === h.home.dir) assert.equal(statSync(h.home.dir).mode & 0o077, 0, 'in a folder only the user can enter');
+    }
+    const wrong = await talk(info.socket, [JSON.stringify({ gsd: 'hello', token: SECRETS[0], root: repo })]);
+    assert.deepEqual(JSON.parse(wrong.lines[0]), { gsd: 'refused', reason: 'wrong token' });
+    assert.ok(wrong.closed);
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } };
+    // JSON-RPC without the handshake, a line that is not JSON, a first line over 64 KB: closed, nothing served
+    for (const first of [JSON.stringify(initialize), '\u0000\u0001 not json', 'x'.repeat(70 * 1024)]) {
+      const r = await talk(info.socket, [first]);
+      assert.ok(r.closed);
+      assert.ok(!r.lines.some((l) => l.includes('"result"')), r.lines.join('\n'));
+    }
+    // the handshake with the token: one MCP session, newline-delimited JSON-RPC as on stdio
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'file_context', arguments: { file: 'src/money.ts' } } };
+    const ok = await talk(
+      info.socket,
+      [JSON.stringify({ gsd: 'hello', token: h.token(), root: repo }), JSON.stringify(initialize), '{"jsonrpc":"2.0","method":"notifications/initialized"}', JSON.stringify(call)],
+      (got) => got.some((l) => l.includes('"id":2')),
+    );
+    assert.equal(JSON.parse(ok.lines[0]).gsd, 'ready');
+    const answer = JSON.parse(ok.lines.find((l) => l.includes('"id":2'))!);
+    assert.equal(answer.result.structuredContent.path, 'src/money.ts');
+    assert.match(readFileSync(h.home.log, 'utf8'), /refused a shim connection: wrong token/);
+    assert.equal(structured(await a.call('hotspots', { limit: 1 })).total > 0, true, 'the shims still answer');
   });
 
   it('survives bad requests: one failing request never takes the daemon down', async () => {
@@ -310,6 +387,40 @@ describe('shared server: lifecycle', () => {
       assert.equal(lines.find((l) => l.id === 0)?.result?.serverInfo?.name, 'gsd');
       child.kill();
     } finally {
+      await h.cleanup();
+    }
+  });
+
+  it('resends the reads in flight when the daemon dies, never a write: a write gets an error saying it may have been applied', async () => {
+    const h = tempHome();
+    let s: McpSession | undefined;
+    try {
+      const root = tempProject({ 'src/a.ts': 'export const a = 1;\n', '.planning/config.json': '{}\n' });
+      await buildIntel(root);
+      s = await shimSession(root, h);
+      assert.ok(!(await s.call('hotspots', { limit: 1 })).isError);
+      const { pid } = h.info()!;
+      // the shim answers a write it will not resend with a JSON-RPC error (the SDK Client throws it)
+      const writes = Array.from({ length: 12 }, () =>
+        s!.call('agent', { action: 'enqueue', intent: 'verify_work' }).then(
+          (r) => ({ ok: !r.isError, text: text(r) }),
+          (e: Error) => ({ ok: false, text: e.message }),
+        ),
+      );
+      const reads = Array.from({ length: 12 }, () => s!.call('hotspots', { limit: 1 }));
+      process.kill(pid, 'SIGKILL');
+      for (const r of await Promise.all(reads)) assert.ok(!r.isError, text(r));
+      const written = await Promise.all(writes);
+      const refused = written.filter((r) => !r.ok);
+      for (const r of refused) assert.match(r.text, /restarted during this agent call; it may or may not have been applied/);
+      // a write resent after it was applied would show as one enqueue too many
+      const { events } = (await s.ok('agent', { action: 'history', limit: 200, max_tokens: 25_000 })).result;
+      const enqueued = events.filter((e: { type: string }) => e.type === 'enqueue').length;
+      assert.ok(enqueued >= written.length - refused.length && enqueued <= written.length, `${enqueued} enqueued for ${written.length} calls, ${refused.length} refused`);
+      assert.notEqual(h.info()?.pid, pid, 'a new daemon');
+      assert.match(s.stderr(), /lost the shared server/);
+    } finally {
+      await s?.close();
       await h.cleanup();
     }
   });

@@ -73,7 +73,8 @@ export async function startSharedDaemon(runtimeDir: string, node: string, home: 
 export async function removeShared(record: SharedRecord | undefined, home: GsdHome = gsdHome()): Promise<string[]> {
   const done: string[] = [];
   if (await stopDaemon(home)) done.push('stopped the shared gsd server');
-  for (const f of [home.daemonJson, home.pidFile, home.startLock, home.token]) {
+  // the shims' socket too, when a killed daemon left it (a named pipe on Windows goes with its process)
+  for (const f of [home.daemonJson, home.pidFile, home.startLock, home.token, ...(process.platform === 'win32' ? [] : [home.socket])]) {
     if (existsSync(f)) {
       rmSync(f, { force: true });
       done.push(`deleted ${f}`);

@@ -8,15 +8,23 @@
  *   GET  /gsd/health           pid, version, sessions, projects, memory (bearer token)
  *   POST /gsd/shutdown         stop (bearer token)
  *
+ * The stdio shims connect to a Unix socket (`daemon.sock` in the 0700 GSD folder; a named pipe on Windows) instead:
+ * after a handshake line with the token (handshake.ts), each connection is one MCP session on the SDK's
+ * StdioServerTransport over the socket — newline-delimited JSON-RPC as stdio, no HTTP per message, so a call through
+ * a shim costs about what a direct stdio call costs (bench/shared-server.mjs).
+ *
  * Every session gets its own ServerContext bound to its client's roots or to the folder the shim passes in the
  * `X-GSD-Root` header; all contexts share one ProjectPool, so a project's loaded intelligence exists once.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import net, { type Socket } from 'node:net';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_VERSION } from '../../../engine/src/index.js';
 import { ProjectPool, ServerContext } from '../context.js';
@@ -24,7 +32,8 @@ import { logError, setLogSink } from '../log.js';
 import { appendRotated } from '../rotate.js';
 import { redact } from '../security.js';
 import { buildServer } from '../server.js';
-import { checkHostAndOrigin, checkToken } from './guard.js';
+import { checkHostAndOrigin, checkToken, tokenMatches } from './guard.js';
+import { readFirstLine, type Hello, type HelloAnswer } from './handshake.js';
 import { claimFile, ensureHomeDir, ensureToken, isAlive, type GsdHome } from './home.js';
 import { DAEMON_PATH, type DaemonInfo } from './info.js';
 import { readDaemonSettings, type DaemonSettings } from './settings.js';
@@ -49,6 +58,14 @@ interface Session {
   server: McpServer;
   ctx: ServerContext;
   root: string | null;
+}
+
+/** A shim's session on the socket: requests not answered yet keep the daemon from idling out. */
+interface SocketSession {
+  socket: Socket;
+  server: McpServer;
+  ctx: ServerContext;
+  open: number;
 }
 
 export class AlreadyRunningError extends Error {
@@ -107,30 +124,25 @@ function rpcError(res: ServerResponse, status: number, message: string, headers:
   sendJson(res, status, { jsonrpc: '2.0', error: { code: status === 401 || status === 403 ? -32001 : -32600, message }, id: null }, headers);
 }
 
-/** The folder a shim passes (`X-GSD-Root`, URI-encoded): absolute or ignored. */
-/** The lease holder of a new session: the `x-gsd-session` header (a shim's Claude Code session), else a fresh id. */
-function sessionHolder(req: IncomingMessage): string {
-  const raw = req.headers['x-gsd-session'];
-  if (typeof raw === 'string' && raw) {
-    try {
-      const id = decodeURIComponent(raw);
-      if (/^[\w.:@-]{1,200}$/.test(id)) return id;
-    } catch {
-      // not an id: a fresh one below
-    }
+/** A header's URI-encoded value, decoded; undefined when absent or not decodable. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.headers[name];
+  if (typeof raw !== 'string' || !raw) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
   }
-  return `mcp-session:${randomUUID()}`;
 }
 
-function boundFolder(req: IncomingMessage): string | null {
-  const raw = req.headers['x-gsd-root'];
-  if (typeof raw !== 'string' || !raw) return null;
-  try {
-    const p = decodeURIComponent(raw);
-    return path.isAbsolute(p) && !p.includes('\0') ? path.resolve(p) : null;
-  } catch {
-    return null;
-  }
+/** The lease holder of a new session: the Claude Code session a shim names (x-gsd-session), else a fresh id. */
+function sessionHolder(id: unknown): string {
+  return typeof id === 'string' && /^[\w.:@-]{1,200}$/.test(id) ? id : `mcp-session:${randomUUID()}`;
+}
+
+/** The folder a shim passes (X-GSD-Root): absolute or ignored. */
+function boundFolder(p: unknown): string | null {
+  return typeof p === 'string' && path.isAbsolute(p) && !p.includes('\0') ? path.resolve(p) : null;
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
@@ -152,6 +164,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
 
   const pool = new ProjectPool(Number.MAX_SAFE_INTEGER);
   const sessions = new Map<string, Session>();
+  const socketSessions = new Set<SocketSession>();
   const started = Date.now();
   let lastActivity = Date.now();
   let inflight = 0;
@@ -170,23 +183,28 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     version: TOOL_VERSION,
     port,
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
-    sessions: sessions.size,
+    sessions: sessions.size + socketSessions.size,
     projects: pool.roots(),
     requests,
     rssBytes: process.memoryUsage().rss,
     idleMinutes: settings.idleMs / 60_000,
   });
 
-  const newSession = (req: IncomingMessage): StreamableHTTPServerTransport => {
-    const folder = boundFolder(req);
+  /** A session's context and server, bound to `folder` (else to its client's roots). */
+  const sessionServer = (folder: string | null, holder: unknown) => {
     // Each session holds its own leases: the Claude Code session the shim names, else an id of this MCP session
     // (never the daemon's pid, which every session would share and a restart would change).
-    const ctx = new ServerContext({ pool, bound: folder ? [folder] : [], cwd: folder ?? home.dir, env: { CLAUDE_CODE_SESSION_ID: sessionHolder(req) } });
-    const mcp = buildServer(ctx);
+    const ctx = new ServerContext({ pool, bound: folder ? [folder] : [], cwd: folder ?? home.dir, env: { CLAUDE_CODE_SESSION_ID: sessionHolder(holder) } });
+    return { ctx, mcp: buildServer(ctx) };
+  };
+
+  const newSession = (req: IncomingMessage): StreamableHTTPServerTransport => {
+    const folder = boundFolder(header(req, 'x-gsd-root'));
+    const { ctx, mcp } = sessionServer(folder, header(req, 'x-gsd-session'));
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // answers as plain JSON (no event stream per call: measured faster through the shim); requests to the
-      // client (roots/list) go over the session's GET event stream
+      // answers as plain JSON (no event stream per call); requests to the client (roots/list) go over the
+      // session's GET event stream
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
         sessions.set(sid, { transport, server: mcp, ctx, root: folder });
@@ -245,6 +263,64 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
   };
 
+  /** A shim's connection: the handshake, then one MCP session over the socket until it closes. */
+  const acceptShim = async (socket: Socket): Promise<void> => {
+    socket.on('error', () => undefined); // a shim that goes away resets its connection: the close below cleans up
+    let hello: Hello;
+    try {
+      hello = await readFirstLine<Hello>(socket, 10_000);
+    } catch (error) {
+      log(`refused a shim connection: ${(error as Error).message}`);
+      return void socket.destroy();
+    }
+    const answer = (a: HelloAnswer) => socket.write(`${JSON.stringify(a)}\n`);
+    if (hello?.gsd !== 'hello' || typeof hello.token !== 'string' || !tokenMatches(hello.token, token)) {
+      log(`refused a shim connection: ${hello?.gsd !== 'hello' ? 'no handshake' : 'wrong token'}`);
+      answer({ gsd: 'refused', reason: 'wrong token' });
+      return void socket.end();
+    }
+    requests++;
+    lastActivity = Date.now();
+    const folder = boundFolder(hello.root);
+    const { ctx, mcp } = sessionServer(folder, hello.session);
+    const id = randomUUID();
+    const session: SocketSession = { socket, server: mcp, ctx, open: 0 };
+    const transport = new StdioServerTransport(socket, socket);
+    // count what is asked and answered (Protocol.connect keeps this onmessage and calls it first)
+    transport.onmessage = (m: JSONRPCMessage) => {
+      lastActivity = Date.now();
+      if ('method' in m && 'id' in m) {
+        requests++;
+        session.open++;
+      }
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (m: JSONRPCMessage) => {
+      lastActivity = Date.now();
+      if (!('method' in m) && 'id' in m) session.open = Math.max(0, session.open - 1);
+      return send(m);
+    };
+    transport.onerror = (error) => log(`shim session ${id.slice(0, 8)}: ${error.message}`);
+    socketSessions.add(session);
+    socket.once('close', () => {
+      if (!socketSessions.delete(session)) return;
+      lastActivity = Date.now();
+      void mcp.close().catch(() => undefined);
+      ctx.close();
+      log(`session ${id.slice(0, 8)} (shim) closed (${sessions.size + socketSessions.size} open)`);
+    });
+    await mcp.connect(transport);
+    answer({ gsd: 'ready', session: id });
+    socket.resume();
+    log(`session ${id.slice(0, 8)} (shim) opened${folder ? ` for ${folder}` : ''} (${sessions.size + socketSessions.size} open)`);
+  };
+  const shimServer = net.createServer((socket) => {
+    acceptShim(socket).catch((error: unknown) => {
+      logError('a shim connection failed', error);
+      socket.destroy();
+    });
+  });
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     requests++;
     lastActivity = Date.now();
@@ -282,7 +358,22 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     throw error;
   }
   port = (server.address() as { port: number }).port;
-  const info: DaemonInfo = { pid: process.pid, port, url: `http://127.0.0.1:${port}${DAEMON_PATH}`, version: TOOL_VERSION, startedAt: new Date(started).toISOString() };
+  // the shims' socket; without it (an unusable path) shims serve in-process and http clients are unaffected
+  let socket: string | undefined = home.socket;
+  try {
+    if (process.platform !== 'win32') rmSync(socket, { force: true }); // a dead daemon's: we hold the pid claim
+    await new Promise<void>((resolve, reject) => {
+      shimServer.once('error', reject);
+      shimServer.listen(socket, () => {
+        shimServer.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    log(`cannot listen on ${socket} (${(error as Error).message}); stdio shims will serve in-process`);
+    socket = undefined;
+  }
+  const info: DaemonInfo = { pid: process.pid, port, url: `http://127.0.0.1:${port}${DAEMON_PATH}`, ...(socket ? { socket } : {}), version: TOOL_VERSION, startedAt: new Date(started).toISOString() };
   writeJsonAtomic(home.daemonJson, info);
   log(`listening on ${info.url} (idle exit ${settings.idleMs ? `${settings.idleMs / 60_000} min` : 'off'}, projects freed after ${settings.projectIdleMs / 60_000} min)`);
 
@@ -297,7 +388,9 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     }
     if (!mine) return void stop(`${home.daemonJson} is gone or names another process`);
     for (const root of pool.sweep(settings.projectIdleMs)) log(`freed ${root} (no call for ${Math.round(settings.projectIdleMs / 1000)} s)`);
-    if (settings.idleMs && inflight === 0 && Date.now() - lastActivity >= settings.idleMs) void stop(`idle for ${Math.round(settings.idleMs / 1000)} s`);
+    // busy: an HTTP request in flight, or a request a shim's session has not answered yet (a long tool call)
+    const busy = inflight > 0 || [...socketSessions].some((s) => s.open > 0);
+    if (settings.idleMs && !busy && Date.now() - lastActivity >= settings.idleMs) void stop(`idle for ${Math.round(settings.idleMs / 1000)} s`);
   }, tickMs);
 
   const stop = (reason: string): Promise<void> => {
@@ -305,14 +398,24 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       clearInterval(timer);
       log(`stopping: ${reason}`);
       server.close();
-      for (const s of sessions.values()) {
+      shimServer.close();
+      for (const s of [...sessions.values(), ...socketSessions]) {
         await s.server.close().catch(() => undefined);
         s.ctx.close();
       }
       sessions.clear();
+      for (const s of socketSessions) s.socket.destroy();
+      socketSessions.clear();
       pool.close();
       server.closeAllConnections();
-      for (const file of [home.daemonJson, home.pidFile]) {
+      // the socket file too, unless a newer daemon took over (and listens on the same path)
+      const files = [home.daemonJson, home.pidFile];
+      try {
+        if (socket && process.platform !== 'win32' && (JSON.parse(readFileSync(home.daemonJson, 'utf8')) as DaemonInfo).pid === process.pid) rmSync(socket, { force: true });
+      } catch {
+        // daemon.json gone: leave the path to whoever comes next (it removes a stale one before listening)
+      }
+      for (const file of files) {
         try {
           // only our own: a newer daemon may have taken over
           const text = readFileSync(file, 'utf8');

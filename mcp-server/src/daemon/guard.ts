@@ -1,6 +1,7 @@
 /**
  * Who may talk to the daemon: requests on loopback whose Host names a loopback address with our port and whose
- * Origin, when present, is a loopback page (DNS rebinding), with our bearer token (timing-safe comparison).
+ * Origin, when present, is a loopback page (DNS rebinding), with our bearer token (timing-safe comparison); on the
+ * shims' socket, the same token in the handshake.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -32,8 +33,12 @@ export function checkToken(req: IncomingMessage, token: string): Refusal | null 
   const auth = req.headers.authorization ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(auth);
   if (!m) return { status: 401, message: 'missing bearer token' };
-  const given = Buffer.from(m[1]);
+  return tokenMatches(m[1], token) ? null : { status: 401, message: 'wrong bearer token' };
+}
+
+/** Timing-safe comparison of a presented token with ours (HTTP bearer, a shim's socket handshake). */
+export function tokenMatches(presented: string, token: string): boolean {
+  const given = Buffer.from(presented);
   const want = Buffer.from(token);
-  if (given.length !== want.length || !timingSafeEqual(given, want)) return { status: 401, message: 'wrong bearer token' };
-  return null;
+  return given.length === want.length && timingSafeEqual(given, want);
 }

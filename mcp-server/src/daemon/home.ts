@@ -6,10 +6,11 @@
  *   token          the bearer token (mode 0600, folder 0700)
  *   daemon.json    pid, port and url of the running daemon (written once it listens, removed when it exits)
  *   daemon.pid     the single-instance claim (O_EXCL)
+ *   daemon.sock    where stdio shims connect (a Unix socket in this 0700 folder; a named pipe on Windows)
  *   server.log     the daemon's log, rotated
  *   config.json    the user's policy (`mcp` section) and server settings (`server` section); optional
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,8 @@ export interface GsdHome {
   daemonJson: string;
   pidFile: string;
   startLock: string;
+  /** the shims' socket */
+  socket: string;
   log: string;
   config: string;
 }
@@ -33,9 +36,21 @@ export function gsdHome(env: NodeJS.ProcessEnv = process.env): GsdHome {
     daemonJson: path.join(dir, 'daemon.json'),
     pidFile: path.join(dir, 'daemon.pid'),
     startLock: path.join(dir, 'daemon.start.lock'),
+    socket: socketPath(dir),
     log: path.join(dir, 'server.log'),
     config: path.join(dir, 'config.json'),
   };
+}
+
+/**
+ * The shims' socket: `daemon.sock` in the folder; a path too long for a Unix socket (~104 bytes) goes to the temp
+ * folder under a name derived from the folder (the token handshake guards it there too); a named pipe on Windows.
+ */
+function socketPath(dir: string): string {
+  const tag = createHash('sha1').update(dir).digest('hex').slice(0, 16);
+  if (process.platform === 'win32') return `\\\\.\\pipe\\gsd-${tag}`;
+  const inside = path.join(dir, 'daemon.sock');
+  return Buffer.byteLength(inside) <= 100 ? inside : path.join(os.tmpdir(), `gsd-${tag}.sock`);
 }
 
 export function ensureHomeDir(h: GsdHome): void {

@@ -1,9 +1,10 @@
 /**
- * How clients find and talk to the daemon without the MCP SDK (node built-ins and fetch only): the shim, `serve
- * --status/--stop`, `doctor` and `install --shared` use it.
+ * How clients find and talk to the daemon without the MCP SDK (node built-ins only: `node:http`, not fetch, whose
+ * undici costs a shim ~40 MB of RSS): the shim, `serve --status/--stop`, `doctor` and `install --shared` use it.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import { claimFile, ensureHomeDir, isAlive, readToken, type GsdHome } from './home.js';
 
 export const DAEMON_PATH = '/gsd/mcp';
@@ -12,6 +13,8 @@ export interface DaemonInfo {
   pid: number;
   port: number;
   url: string;
+  /** where stdio shims connect (handshake.ts); absent when the daemon could not listen there */
+  socket?: string;
   version: string;
   startedAt: string;
 }
@@ -27,6 +30,22 @@ export interface DaemonHealth {
   requests: number;
   rssBytes: number;
   idleMinutes: number;
+}
+
+/** One request to the daemon's own routes with the token; resolves with the status and the body as text. */
+function request(port: number, method: 'GET' | 'POST', route: string, token: string, timeoutMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: route, headers: { authorization: `Bearer ${token}` }, timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** daemon.json when its process is alive; null otherwise. */
@@ -48,9 +67,9 @@ export async function daemonHealth(home: GsdHome, info: DaemonInfo, timeoutMs = 
     return { ok: false, reason: (error as Error).message };
   }
   try {
-    const res = await fetch(`http://127.0.0.1:${info.port}/gsd/health`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs) });
-    if (!res.ok) return { ok: false, reason: `health check answered HTTP ${res.status}` };
-    return (await res.json()) as DaemonHealth;
+    const res = await request(info.port, 'GET', '/gsd/health', token, timeoutMs);
+    if (res.status !== 200) return { ok: false, reason: `health check answered HTTP ${res.status}` };
+    return JSON.parse(res.body) as DaemonHealth;
   } catch (error) {
     return { ok: false, reason: `no answer on port ${info.port}: ${(error as Error).message}` };
   }
@@ -131,7 +150,7 @@ export async function stopDaemon(home: GsdHome, timeoutMs = 5000): Promise<boole
   if (!info) return false;
   try {
     const token = readToken(home);
-    await fetch(`http://127.0.0.1:${info.port}/gsd/shutdown`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2000) });
+    await request(info.port, 'POST', '/gsd/shutdown', token, 2000);
   } catch {
     try {
       process.kill(info.pid, 'SIGTERM');

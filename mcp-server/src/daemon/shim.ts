@@ -1,6 +1,9 @@
 /**
- * The stdio entry as a thin shim: it relays JSON-RPC between Claude Code (stdio, the SDK's StdioServerTransport)
- * and the shared daemon (the SDK's StreamableHTTPClientTransport), starting the daemon when none runs.
+ * The stdio entry as a thin shim: it relays newline-delimited JSON-RPC between Claude Code (stdin/stdout) and the
+ * shared daemon (the daemon's socket, one connection per session, `link.ts`), starting the daemon when none runs.
+ * The relay itself is node built-ins only: no MCP SDK, no zod, no fetch, and no HTTP per message (only the daemon's
+ * health check when it connects), so a shim is a small process and its hop costs little; the SDK (and the whole
+ * server) is loaded only for the in-process fallback.
  *
  * - No daemon can be started: the shim serves in-process (the full server over an in-memory pair), so a session
  *   never loses its tools.
@@ -11,31 +14,38 @@
  *   it gets an error saying so. After `maxAttempts` the in-flight requests get a clear error and the shim serves
  *   in-process from then on.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Readable, Writable } from 'node:stream';
 import { readToken, type GsdHome } from './home.js';
 import { ensureDaemon, type EnsureOptions } from './info.js';
+import { openLink, readMessages, type Message } from './link.js';
+
+type RequestId = string | number;
+
+/**
+ * What the shim uses of the in-process server's transport (the SDK's Transport, structurally: the shim does not
+ * import the SDK, not even its types, so that nothing of it reaches the relay).
+ */
+export interface InProcessTransport {
+  start(): Promise<void>;
+  send(message: never): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: (message: never) => void;
+}
+type Request = Message & { id: RequestId; method: string };
 
 export interface ShimOptions {
   home: GsdHome;
   /** the folder the session is bound to (CLAUDE_PROJECT_DIR or the working folder), sent as X-GSD-Root */
   folder: string;
+  /** the Claude Code session this shim serves (CLAUDE_CODE_SESSION_ID), sent as x-gsd-session */
+  session?: string;
   /** how to start the daemon */
   daemon: EnsureOptions;
-  /** a transport to an in-process server (fallback) */
-  inProcess: () => Promise<Transport>;
-  /** the client side; stdio by default */
-  client?: Transport;
+  /** a transport to an in-process server (fallback; loads the SDK and the server) */
+  inProcess: () => Promise<InProcessTransport>;
+  /** the client side: newline-delimited JSON-RPC; stdin/stdout by default */
+  input?: Readable;
+  output?: Writable;
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -45,22 +55,31 @@ export interface ShimOptions {
 interface Upstream {
   gen: number;
   kind: 'daemon' | 'in-process';
-  transport: Transport;
+  /** resolves once the message was handed on; rejects when the connection is gone */
+  send(m: Message): Promise<void>;
+  /** ends the session upstream, then lets go of it */
+  close(): Promise<void>;
 }
 
 interface Pending {
-  msg: JSONRPCRequest;
+  msg: Request;
   /** generation it was last sent on; -1 = not yet */
   gen: number;
 }
 
+const isRequest = (m: Message): m is Request => typeof m.method === 'string' && m.id !== undefined && m.id !== null;
+const isResponse = (m: Message): boolean => typeof m.method !== 'string' && ('result' in m || 'error' in m);
+const resultOf = <T>(m: Message): T | undefined => ('result' in m ? (m.result as T) : undefined);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Shim {
-  /** resolves when the client side closed */
+  /** resolves when the client side closed and the upstream session was ended */
   closed: Promise<void>;
   /** the upstream in use: 'daemon', 'in-process' or null (not connected yet) */
   mode(): 'daemon' | 'in-process' | null;
+  /** ends the relay as if the client had closed its side */
+  close(): void;
 }
 
 export async function runShim(options: ShimOptions): Promise<Shim> {
@@ -68,12 +87,13 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
   const maxAttempts = options.maxAttempts ?? 7;
   const baseDelay = options.baseDelayMs ?? 100;
   const maxDelay = options.maxDelayMs ?? 4000;
-  const client = options.client ?? new StdioServerTransport();
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
   const pending = new Map<RequestId, Pending>();
   /** server → client requests: id → generation they came from (a response to a dead generation is dropped) */
   const serverRequests = new Map<RequestId, number>();
   const readOnlyTools = new Set<string>();
-  let init: JSONRPCRequest | null = null;
+  let init: Request | null = null;
   let initDelivered = false;
   let initialized = false;
   let upstream: Upstream | null = null;
@@ -81,15 +101,28 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
   let gen = 0;
   let everConnected = false;
   let fallback = false;
+  let ended = false;
   let closedResolve!: () => void;
   const closed = new Promise<void>((r) => (closedResolve = r));
-  const reinit = new Map<RequestId, { resolve: (m: JSONRPCMessage) => void; reject: (e: Error) => void }>();
+  /** answers awaited by the shim itself (a replayed initialize) */
+  const reinit = new Map<RequestId, { resolve: (m: Message) => void; reject: (e: Error) => void }>();
 
-  const toClient = (m: JSONRPCMessage) => client.send(m).catch((e: Error) => log(`cannot write to the client: ${e.message}`));
+  output.on('error', (e: Error) => log(`cannot write to the client: ${e.message}`));
+  /** called when the client's initialize got its answer (the relay holds what follows until then) */
+  let initAnswered: (() => void) | null = null;
+  const toClient = (m: Message) => {
+    if (init && m.id === init.id && isResponse(m)) {
+      if ('result' in m) initDelivered = true;
+      initAnswered?.();
+      initAnswered = null;
+    }
+    if (!ended) output.write(`${JSON.stringify(m)}\n`);
+  };
+  const errorTo = (id: RequestId, message: string) => toClient({ jsonrpc: '2.0', id, error: { code: -32603, message } });
 
-  const fromUpstream = (up: Upstream, m: JSONRPCMessage) => {
+  const fromUpstream = (up: Upstream, m: Message) => {
     if (up.gen !== gen) return;
-    if (isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) {
+    if (isResponse(m)) {
       const waiter = m.id !== undefined ? reinit.get(m.id) : undefined;
       if (waiter) {
         reinit.delete(m.id!);
@@ -99,85 +132,88 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
       const p = m.id !== undefined ? pending.get(m.id) : undefined;
       if (p) {
         pending.delete(m.id!);
-        if (isJSONRPCResultResponse(m)) {
-          if (p.msg.method === 'tools/list') {
-            for (const t of (m.result as { tools?: { name: string; annotations?: { readOnlyHint?: boolean } }[] }).tools ?? []) {
-              if (t.annotations?.readOnlyHint) readOnlyTools.add(t.name);
-            }
-          }
-          if (p.msg === init && up.transport instanceof StreamableHTTPClientTransport) {
-            const v = (m.result as { protocolVersion?: string }).protocolVersion;
-            if (v) up.transport.setProtocolVersion(v);
+        if (p.msg.method === 'tools/list') {
+          for (const t of resultOf<{ tools?: { name: string; annotations?: { readOnlyHint?: boolean } }[] }>(m)?.tools ?? []) {
+            if (t.annotations?.readOnlyHint) readOnlyTools.add(t.name);
           }
         }
       }
-      void toClient(m);
+      toClient(m);
       return;
     }
-    if (isJSONRPCRequest(m)) serverRequests.set(m.id, up.gen);
-    void toClient(m);
+    if (isRequest(m)) serverRequests.set(m.id, up.gen);
+    toClient(m);
+  };
+
+  /** Sends the client's initialize again on a new upstream, waits for its answer and sends `initialized`. */
+  const replayInit = async (up: Upstream) => {
+    if (!init || !initDelivered) return;
+    const id = `gsd-shim-init-${up.gen}`;
+    let timer: NodeJS.Timeout | undefined;
+    const answer = new Promise<Message>((resolve, reject) => {
+      reinit.set(id, { resolve, reject });
+      timer = setTimeout(() => reject(new Error('no answer to the replayed initialize within 10 s')), 10_000);
+      timer.unref();
+    });
+    try {
+      await up.send({ ...init, id });
+      const r = await answer;
+      if ('error' in r) throw new Error(`the upstream refused the replayed initialize: ${(r.error as { message?: string })?.message}`);
+      if (initialized) await up.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    } finally {
+      clearTimeout(timer);
+      reinit.delete(id);
+    }
   };
 
   const openDaemon = async (): Promise<Upstream> => {
     const started = await ensureDaemon(options.home, options.daemon);
     if (!started.info) throw new Error(started.reason);
-    const token = readToken(options.home);
+    if (!started.info.socket) throw new Error(`the running gsd server (version ${started.info.version}) offers no socket for shims`);
     const g = ++gen;
-    const transport = new StreamableHTTPClientTransport(new URL(started.info.url), {
-      requestInit: {
-        headers: {
-          authorization: `Bearer ${token}`,
-          'x-gsd-root': encodeURIComponent(options.folder),
-          // the Claude Code session this shim serves, when its environment names it: the daemon records it as the
-          // holder of this session's leases, as an in-process server would (planning.ts, holderOf)
-          ...(process.env.CLAUDE_CODE_SESSION_ID ? { 'x-gsd-session': encodeURIComponent(process.env.CLAUDE_CODE_SESSION_ID) } : {}),
-        },
+    // the link reports messages through `up`, which exists before anything is sent
+    let up!: Upstream;
+    const link = await openLink({
+      socket: started.info.socket,
+      // the Claude Code session this shim serves, when its environment names it: the daemon records it as the holder
+      // of this session's leases, as an in-process server would (planning.ts, holderOf)
+      hello: { token: readToken(options.home), root: options.folder, ...(options.session ? { session: options.session } : {}) },
+      onmessage: (m) => fromUpstream(up, m),
+      onlost: (reason) => {
+        // lost while setting the session up: the replayed initialize will not be answered
+        if (g === gen && !upstream) for (const w of reinit.values()) w.reject(new Error(reason));
+        broken(g, reason);
       },
-      reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 100, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1 },
     });
-    const up: Upstream = { gen: g, kind: 'daemon', transport };
-    transport.onmessage = (m) => fromUpstream(up, m);
-    transport.onerror = (e) => {
-      // the standalone event stream ended or broke: the daemon is gone or restarting
-      if (/SSE stream disconnected|Maximum reconnection|fetch failed|ECONNREFUSED|terminated/i.test(e.message)) broken(g, e.message);
+    up = {
+      gen: g,
+      kind: 'daemon',
+      send: (m) => link.send(m),
+      close: async () => link.close(),
     };
-    await transport.start();
-    if (started.started) log(`started the shared gsd server (pid ${started.info.pid}, ${started.info.url})`);
-    if (init && initDelivered) {
+    if (started.started) log(`started the shared gsd server (pid ${started.info.pid})`);
+    try {
       // a new session on a new (or restarted) daemon: set it up as the client set up the first one
-      const id = `gsd-shim-init-${g}`;
-      const answer = new Promise<JSONRPCMessage>((resolve, reject) => {
-        reinit.set(id, { resolve, reject });
-        setTimeout(() => reject(new Error('no answer to the replayed initialize within 10 s')), 10_000).unref();
-      });
-      try {
-        await transport.send({ ...init, id });
-        const r = await answer;
-        if (isJSONRPCErrorResponse(r)) throw new Error(`the daemon refused the replayed initialize: ${r.error.message}`);
-        const v = (r as { result: { protocolVersion?: string } }).result.protocolVersion;
-        if (v) transport.setProtocolVersion(v);
-        if (initialized) await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      } catch (error) {
-        reinit.delete(id);
-        await transport.close().catch(() => undefined);
-        throw error;
-      }
+      await replayInit(up);
+    } catch (error) {
+      link.close();
+      throw error;
     }
     return up;
   };
 
   const openInProcess = async (): Promise<Upstream> => {
     const transport = await options.inProcess();
-    const up: Upstream = { gen: ++gen, kind: 'in-process', transport };
-    transport.onmessage = (m) => fromUpstream(up, m);
+    const g = ++gen;
+    const up: Upstream = {
+      gen: g,
+      kind: 'in-process',
+      send: (m) => transport.send(m as never),
+      close: () => transport.close(),
+    };
+    transport.onmessage = (m) => fromUpstream(up, m as Message);
     await transport.start();
-    if (init && initDelivered) {
-      const id = `gsd-shim-init-${up.gen}`;
-      const answer = new Promise<JSONRPCMessage>((resolve, reject) => reinit.set(id, { resolve, reject }));
-      await transport.send({ ...init, id });
-      await answer;
-      if (initialized) await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    }
+    await replayInit(up);
     return up;
   };
 
@@ -185,24 +221,20 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     for (const [id, p] of pending) {
       if (p.gen === -1) continue; // not sent yet: goes to the next upstream
       pending.delete(id);
-      void toClient({ jsonrpc: '2.0', id, error: { code: -32603, message } });
+      errorTo(id, message);
     }
   };
 
   /**
-   * Sends without waiting for the answer (a POST answered as JSON resolves with it): calls run side by side as the
-   * client sent them. The daemon answering with a refusal (400, 413, 500…) fails that request only; a network error,
-   * an unknown session (404: the daemon restarted) or a token it no longer takes (401) means reconnecting — the
-   * request stays pending and is resent after the reconnect.
+   * Hands a message on without waiting for the answer: calls run side by side as the client sent them. A connection
+   * that is gone means reconnecting — the request stays pending and is resent after the reconnect.
    */
-  const dispatch = (up: Upstream, m: JSONRPCMessage, entry?: Pending): Promise<boolean> =>
-    up.transport.send(m).then(
+  const dispatch = (up: Upstream, m: Message, entry?: Pending): Promise<boolean> =>
+    up.send(m).then(
       () => true,
       (error: Error) => {
-        const status = (error as { code?: unknown }).code;
-        if (typeof status === 'number' && status >= 400 && status !== 404 && status !== 401) {
-          if (entry && pending.delete(entry.msg.id)) void toClient({ jsonrpc: '2.0', id: entry.msg.id, error: { code: -32603, message: `gsd: ${error.message}` } });
-        } else broken(up.gen, error.message);
+        if (up.kind === 'in-process' && entry && pending.delete(entry.msg.id)) errorTo(entry.msg.id, `gsd: ${error.message}`);
+        else broken(up.gen, error.message);
         return false;
       },
     );
@@ -214,7 +246,7 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
       const name = p.msg.method === 'tools/call' ? String((p.msg.params as { name?: unknown })?.name ?? '') : null;
       if (name !== null && !readOnlyTools.has(name)) {
         pending.delete(id);
-        void toClient({ jsonrpc: '2.0', id, error: { code: -32603, message: `gsd: the shared server restarted during this ${name} call; it may or may not have been applied. Check, then call again.` } });
+        errorTo(id, `gsd: the shared server restarted during this ${name} call; it may or may not have been applied. Check, then call again.`);
         continue;
       }
       p.gen = up.gen;
@@ -271,62 +303,58 @@ export async function runShim(options: ShimOptions): Promise<Shim> {
     const old = upstream;
     upstream = null;
     gen++; // messages of the old connection are ignored from now on
-    old.transport.onerror = undefined;
-    void old.transport.close().catch(() => undefined);
-    for (const [id, w] of reinit) {
-      reinit.delete(id);
-      w.reject(new Error(reason));
-    }
+    void old.close().catch(() => undefined);
     const inFlight = [...pending.values()].some((p) => p.gen !== -1);
     log(`lost the shared server (${reason})${inFlight ? '; reconnecting' : ''}`);
     if (inFlight) void getUpstream().catch((e: Error) => log(`reconnect failed: ${e.message}`));
   }
 
-  const send = async (m: JSONRPCMessage): Promise<void> => {
+  const send = async (m: Message): Promise<void> => {
     // a client's answer to a server request goes to the connection that asked, or nowhere
-    if (isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) {
+    if (isResponse(m)) {
       const g = m.id !== undefined ? serverRequests.get(m.id) : undefined;
       if (m.id !== undefined) serverRequests.delete(m.id);
-      if (upstream && g === upstream.gen) await upstream.transport.send(m).catch((e: Error) => broken(g, e.message));
+      if (upstream && g === upstream.gen) await upstream.send(m).catch((e: Error) => broken(g, e.message));
       return;
     }
     let entry: Pending | undefined;
-    if (isJSONRPCRequest(m)) {
-      if (isInitializeRequest(m)) init = m;
+    if (isRequest(m)) {
+      if (m.method === 'initialize') init = m;
       else if (!initDelivered) {
         // before initialize (e.g. Claude Code's `server/discover` probe) there is no session to relay to: answer as
         // an uninitialized server does
-        void toClient({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+        toClient({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
         return;
       }
       entry = { msg: m, gen: -1 };
       pending.set(m.id, entry);
-    } else if ((m as { method?: string }).method === 'notifications/initialized') initialized = true;
+    } else if (m.method === 'notifications/initialized') initialized = true;
+    // initialize is answered before what follows is relayed (a new session must exist first)
+    const answered = entry && entry.msg === init ? new Promise<void>((r) => (initAnswered = r)) : null;
     const up = await getUpstream();
     if (entry) entry.gen = up.gen;
-    const sent = dispatch(up, m, entry);
-    if (entry?.msg === init || !entry) {
-      // initialize and notifications in order, before what follows
-      if ((await sent) && entry) initDelivered = true;
-    }
+    await dispatch(up, m, entry);
+    await answered;
   };
 
   // messages are relayed in order
   let chain = Promise.resolve();
-  client.onmessage = (m: JSONRPCMessage) => {
-    chain = chain.then(() => send(m)).catch((e: Error) => log(`relay failed: ${e.message}`));
-  };
-  client.onclose = () => {
+  const end = () => {
+    if (ended) return;
+    ended = true;
     const up = upstream;
     upstream = null;
     gen++;
-    const done = async () => {
-      if (up?.transport instanceof StreamableHTTPClientTransport) await up.transport.terminateSession().catch(() => undefined);
-      await up?.transport.close().catch(() => undefined);
-      closedResolve();
-    };
-    void done();
+    void (up ? up.close().catch(() => undefined) : Promise.resolve()).then(closedResolve);
   };
-  await client.start();
-  return { closed, mode: () => upstream?.kind ?? null };
+  readMessages(
+    input,
+    (m) => {
+      chain = chain.then(() => send(m)).catch((e: Error) => log(`relay failed: ${e.message}`));
+    },
+    (line, why) => log(`skipped a line from the client that is ${why}: ${line.slice(0, 120)}`),
+  );
+  input.once('end', end);
+  input.once('close', end);
+  return { closed, mode: () => upstream?.kind ?? null, close: end };
 }
