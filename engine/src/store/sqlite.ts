@@ -430,10 +430,28 @@ function patchFile(SQL: SqlJsStatic, fd: number, size: number, file: string, pat
   }
 }
 
-/** Open graph.db for reading. Throws CorruptStoreError / FormatMismatchError (and the fs error of a missing file). */
+/**
+ * Open graph.db for reading. Throws CorruptStoreError / FormatMismatchError (and the fs error of a missing file).
+ *
+ * SQLite reads the file page by page through a descriptor (file-backed.ts), as a patch does, instead of sql.js
+ * holding a copy of the whole file: WebAssembly memory never shrinks, so a 112 MB graph.db loaded whole stayed in
+ * the MCP server's RSS after the database was closed. Writers never change graph.db in place (they rename a new file
+ * over it), so the descriptor keeps reading the file as it was when it was opened until close().
+ */
 export async function openGraphDb(file: string): Promise<GraphDb> {
-  const [SQL, bytes] = await Promise.all([loadSqlJs(), fsp.readFile(file)]);
-  const { db, meta } = openBytes(SQL, bytes, file, STORE_FORMAT_VERSION);
+  const SQL = await loadSqlJs();
+  const fd = fs.openSync(file, 'r');
+  let opened: { db: Database; meta: StoreMeta };
+  try {
+    const size = fs.fstatSync(fd).size;
+    checkHeader(headerOf(fd, size), size, file);
+    opened = openBytes(SQL, new FileBackedContents(fd, size) as unknown as Uint8Array, file, STORE_FORMAT_VERSION, true);
+  } catch (err) {
+    fs.closeSync(fd);
+    if (err instanceof UnexpectedAccessError) throw new CorruptStoreError(file, err.message, { cause: err });
+    throw err;
+  }
+  const { db, meta } = opened;
   let closed = false;
   return {
     db,
@@ -442,7 +460,11 @@ export async function openGraphDb(file: string): Promise<GraphDb> {
     close() {
       if (closed) return;
       closed = true;
-      db.close();
+      try {
+        db.close();
+      } finally {
+        fs.closeSync(fd);
+      }
     },
   };
 }
