@@ -13,6 +13,8 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
+import { gsdHome } from '../../mcp-server/src/daemon/home.js';
+import { readDaemonInfo, stopDaemon } from '../../mcp-server/src/daemon/info.js';
 import { everywhere, presence, waitForWorkers } from '../helpers/hooks.js';
 import { CLAUDE_BIN, claudeHome, ensureClaude, runProcess } from '../helpers/claude-cli.js';
 import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
@@ -26,7 +28,10 @@ const temps: string[] = [];
 let mock: MessagesMock | undefined;
 after(async () => {
   await mock?.close();
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
+  for (const t of temps) {
+    await stopDaemon(gsdHome({ HOME: t })).catch(() => undefined);
+    rmSync(t, { recursive: true, force: true });
+  }
   cleanupProjects();
 });
 
@@ -98,6 +103,9 @@ describe('install --global with the real claude CLI (end to end, offline)', () =
     const text = JSON.stringify(answer.content);
     assert.doesNotMatch(text, /is_error|MCP error/);
     assert.match(text, /src\/cart\.ts/, `blast_radius of src/money.ts names src/cart.ts: ${text.slice(0, 500)}`);
+    // the default registration is the stdio shim: it started the shared daemon and the call went through it (a shim
+    // that fell back to serving in-process would answer the same, with no daemon running)
+    assert.ok(readDaemonInfo(gsdHome({ HOME: home })), 'the shim started the shared daemon');
 
     await waitForWorkers(root);
     assert.deepEqual(await presence(root, 'src/cart.ts'), everywhere, 'the installed PostToolUse hook captured the Write');
