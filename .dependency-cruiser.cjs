@@ -16,9 +16,9 @@ module.exports = {
       severity: 'error',
       comment:
         'The CLI, hooks and MCP server are thin adapters: they import the engine only through engine/src/index.ts, ' +
-        'or through the light modules a hook process may load without the engine (journal.ts, root.ts, planning/lease-check.ts: node built-ins only).',
+        'or through the light modules a hook process may load without the engine (journal.ts, root.ts, process-alive.ts, planning/lease-check.ts: node built-ins only).',
       from: { path: '^(installer|hooks|mcp-server)/src' },
-      to: { path: '^engine/src/', pathNot: '^engine/src/(index|version|journal|root|planning/lease-check)\\.ts$' },
+      to: { path: '^engine/src/', pathNot: '^engine/src/(index|version|journal|root|process-alive|planning/lease-check)\\.ts$' },
     },
     {
       name: 'engine-stays-below-adapters',
@@ -92,7 +92,7 @@ module.exports = {
         'only (no MCP SDK, zod or fetch); the in-process server is a dynamic import, loaded only for the fallback.',
       from: { path: '^mcp-server/src/daemon/(shim|shim-main|link|handshake|home|info)\\.ts$' },
       to: {
-        pathNot: '^mcp-server/src/(daemon/(shim|link|handshake|home|info)|log)\\.ts$',
+        pathNot: '^(mcp-server/src/(daemon/(shim|link|handshake|home|info)|log)|engine/src/process-alive)\\.ts$',
         dependencyTypesNot: ['core', 'type-only', 'dynamic-import'],
       },
     },

@@ -23,7 +23,7 @@ await Promise.all(
       // the hooks find their worker relative to themselves; a CommonJS bundle has __filename instead
       define: { 'import.meta.url': '__gsdImportMetaUrl' },
       banner: { js: "const __gsdImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-      // the hooks import node built-ins and two light engine modules only; anything else is a mistake
+      // the hooks import node built-ins and the engine's light modules only; anything else is a mistake
       external: [],
       logLevel: 'warning',
       legalComments: 'none',
@@ -31,8 +31,8 @@ await Promise.all(
       metafile: true,
     }).then((result) => {
       const inputs = Object.keys(result.metafile.inputs);
-      const heavy = inputs.filter((p) => /node_modules|engine\/src\/(?!journal|root|planning\/lease-check)/.test(p));
-      if (heavy.length) throw new Error(`${name}: the hook bundle pulled in ${heavy.join(', ')}; hooks may import only journal.ts and root.ts of the engine`);
+      const heavy = inputs.filter((p) => /node_modules|engine\/src\/(?!journal|root|process-alive|planning\/lease-check)/.test(p));
+      if (heavy.length) throw new Error(`${name}: the hook bundle pulled in ${heavy.join(', ')}; hooks may import only the engine's light modules (journal, root, process-alive, planning/lease-check)`);
     }),
   ),
 );

@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesS
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pidAlive } from '../../engine/src/process-alive.js';
 
 /** node:child_process costs a few ms to load: only a hook that really starts a worker pays for it. */
 function loadSpawn(): typeof import('node:child_process').spawn {
@@ -71,15 +72,6 @@ const CLAIM_GRACE_MS = 5_000;
 
 export function workerPidPath(root: string): string {
   return path.join(root, '.planning', 'intel', WORKER_PID_NAME);
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** True when the pid file names a live worker (or a claim being made right now). */

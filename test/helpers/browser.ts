@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pidAlive } from '../../engine/src/store/lock.js';
+import { pidAlive } from '../../engine/src/process-alive.js';
 import type { Browser } from 'playwright-core';
 import { findOnPath } from '../../installer/src/install/fsops.js';
 import { repoRoot } from './paths.js';

@@ -14,6 +14,7 @@ import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
 import { entityId } from '../ids.js';
 import { perfMark } from '../perf.js';
+import { pidAlive } from '../process-alive.js';
 import type { ProjectState } from './project-state.js';
 import { applyRecordChanges, countersOf, readSummaryState, type SummaryFacts, type SummaryState } from './summary-state.js';
 
@@ -191,15 +192,6 @@ function entityFolderListing(dir: string): string[] | null {
 /** `.<name>.<pid>.<hex>.tmp`: a temp file or staging folder (atomic-write.ts, page-writer.ts). */
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/;
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes what a build or update that died on the way (killed, out of memory) left in `dir`: temp files and staging
  * folders of processes that are gone. Called under the lock, so no live writer of this project owns them.
@@ -207,7 +199,7 @@ function processAlive(pid: number): boolean {
 function removeStaleTemps(dir: string, names: string[]): void {
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
-    if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) rmSync(path.join(dir, name), { recursive: true, force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync(path.join(dir, name), { recursive: true, force: true });
   }
 }
 

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pidAlive } from '../process-alive.js';
 
 export interface LockOptions {
   /** give up after waiting this long (default 10 000 ms) */
@@ -66,17 +67,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** whether a process with this pid exists (one of another user's counts: EPERM) */
-export function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else
-    return errCode(err) !== 'ESRCH';
-  }
-}
 
 interface LockState {
   owner: LockOwner | null;

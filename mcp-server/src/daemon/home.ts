@@ -103,12 +103,4 @@ export function claimFile(file: string, content: string): boolean {
   }
 }
 
-export function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { pidAlive as isAlive } from '../../../engine/src/process-alive.js';
