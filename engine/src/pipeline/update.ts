@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readIntelConfig } from '../config.js';
 import { edgesOf, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
@@ -38,11 +38,34 @@ interface ChangeSet {
   configTouched: boolean;
 }
 
+/**
+ * Where a path of the project really leads when a symbolic link lies on the way (the file itself or a folder above
+ * it): the target as a path of the project, or null when it leads out of the project. `rel` itself when no link is
+ * on the way, or when nothing is there (a removal).
+ */
+function realRelPath(root: string, realRoot: string, rel: RelPath): RelPath | null {
+  let real: string;
+  try {
+    real = realpathSync(path.join(root, rel));
+  } catch {
+    return rel;
+  }
+  return toRelPath(realRoot, real);
+}
+
 function classifyInputs(root: string, inputs: string[], records: Map<RelPath, FileRecord>, accept: (rel: RelPath) => boolean): ChangeSet {
   const set: ChangeSet = { load: [], remove: [], ignored: [], configTouched: false };
   const load = new Set<RelPath>();
   const remove = new Set<RelPath>();
-  for (const input of inputs) {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    realRoot = path.resolve(root);
+  }
+  const queue = [...inputs];
+  for (let i = 0; i < queue.length; i++) {
+    const input = queue[i];
     const rel = toRelPath(root, input);
     if (rel === null) {
       set.ignored.push(input);
@@ -55,9 +78,14 @@ function classifyInputs(root: string, inputs: string[], records: Map<RelPath, Fi
     } catch {
       stat = null;
     }
-    if (stat?.isFile() && accept(rel)) {
+    // A scan lists no path that goes through a symbolic link, so neither does an update (an edit made through a link
+    // names the link): the link's path is dropped like an excluded file, and the file it leads to is updated instead.
+    const real = stat ? realRelPath(root, realRoot, rel) : rel;
+    const throughLink = real !== rel;
+    if (throughLink && real !== null && i < inputs.length) queue.push(real);
+    if (!throughLink && stat?.isFile() && accept(rel)) {
       load.add(rel);
-    } else if (!stat || stat.isFile()) {
+    } else if (throughLink || !stat || stat.isFile()) {
       // gone, or no longer part of the indexed set: drop it and everything that was below it (a removed folder)
       let hit = false;
       for (const p of records.keys()) {

@@ -59,6 +59,22 @@ describe('bad input never crashes a build nor loses the rest of the index', () =
     assert.ok(report.files >= 2);
   });
 
+  it('an edit made through a symlink updates the file it points to, and never indexes the link (as a rebuild)', async () => {
+    const root = tempProject({ 'src/real.ts': 'export const r = 1;\n', 'src/user.ts': "import { r } from './real.js';\nexport const u = r;\n" });
+    symlinkSync(path.join(root, 'src', 'real.ts'), path.join(root, 'src', 'link.ts'));
+    await buildIntel(root);
+    assert.ok(!index(root).files['src/link.ts'], 'a full scan does not list links');
+    // Claude Code writes through the link: the hook journals the link's path
+    writeFileSync(path.join(root, 'src', 'link.ts'), 'export const r = 1;\nexport const added = 2;\n');
+    await updateIntel(root, ['src/link.ts']);
+    const files = index(root).files;
+    assert.ok(!files['src/link.ts'], 'the link is not indexed by an update either');
+    assert.deepEqual(files['src/real.ts'].exports.map((e: { name: string }) => e.name), ['r', 'added'], 'its target is re-read');
+    const incremental = readFileSync(intelPaths(root).index, 'utf8').replace(/"builtAt":"[^"]*"/g, '');
+    await buildIntel(root);
+    assert.equal(incremental, readFileSync(intelPaths(root).index, 'utf8').replace(/"builtAt":"[^"]*"/g, ''), 'equal to a rebuild');
+  });
+
   it('a corrupt graph.db is rebuilt from index.json, on update and on open', async () => {
     const root = tempProject({ 'a.ts': "import './b.js';\n", 'b.ts': 'export {};\n' });
     await buildIntel(root);
