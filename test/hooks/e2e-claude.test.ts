@@ -5,7 +5,7 @@
  * (~/.cache/get-shit-done-cc/claude-2.1.330, or $GSD_CLAUDE_CACHE); when it cannot be installed the test is skipped.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -13,19 +13,15 @@ import { buildIntel, intelPaths } from '../../engine/src/index.js';
 import { readGraphRows } from '../../engine/src/store/index.js';
 import { CLAUDE_VERSION, ensureClaude, runClaude as run } from '../helpers/claude-cli.js';
 import { HOOKS, everywhere, hookLog, presence, waitForWorkers } from '../helpers/hooks.js';
-import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
-import { cleanupProjects, tempProject } from '../helpers/project.js';
+import { E2eScratch } from '../helpers/e2e-scratch.js';
+import { offlineClaudeEnv, startMessagesMock } from '../helpers/messages-mock.js';
+import { tempProject } from '../helpers/project.js';
 
 const claude = ensureClaude();
 
 describe('end to end: the real claude CLI against a loopback Messages API mock', () => {
-  let mock: MessagesMock | null = null;
-  const temps: string[] = [];
-  after(async () => {
-    await mock?.close();
-    for (const t of temps) rmSync(t, { recursive: true, force: true });
-    cleanupProjects();
-  });
+  const scratch = new E2eScratch();
+  after(() => scratch.clear());
 
   it(
     `a scripted Write and Edit land in graph.db, and the SessionStart context reaches the model (claude ${CLAUDE_VERSION})`,
@@ -41,7 +37,7 @@ describe('end to end: the real claude CLI against a loopback Messages API mock',
       const written = path.join(root, 'src', 'discount.ts');
       const edited = path.join(root, 'src', 'cart.ts');
       const before = readFileSync(edited, 'utf8');
-      mock = await startMessagesMock([
+      const mock = (scratch.mock = await startMessagesMock([
         { name: 'Write', input: { file_path: written, content: '/** Discounts. */\nexport const discount = (c: number) => Math.round(c * 0.9);\n' } },
         { name: 'Read', input: { file_path: edited } },
         {
@@ -52,10 +48,10 @@ describe('end to end: the real claude CLI against a loopback Messages API mock',
             new_string: "import { addTax } from './money.js';\nimport { discount } from './discount.js';\nexport const sale = (c: number) => discount(addTax(c));",
           },
         },
-      ]);
+      ]));
 
       const home = mkdtempSync(path.join(os.tmpdir(), 'gsd-e2e-home-'));
-      temps.push(home);
+      scratch.homes.push(home);
       const settings = path.join(home, 'settings.json');
       const hook = (script: string) => ({ type: 'command', command: process.execPath, args: [script], timeout: 30 });
       writeFileSync(

@@ -9,38 +9,31 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { gsdHome } from '../../mcp-server/src/daemon/home.js';
-import { readDaemonInfo, stopDaemon } from '../../mcp-server/src/daemon/info.js';
+import { readDaemonInfo } from '../../mcp-server/src/daemon/info.js';
 import { everywhere, presence, waitForWorkers } from '../helpers/hooks.js';
 import { CLAUDE_BIN, claudeHome, ensureClaude, runProcess } from '../helpers/claude-cli.js';
-import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
+import { E2eScratch } from '../helpers/e2e-scratch.js';
+import { offlineClaudeEnv, startMessagesMock } from '../helpers/messages-mock.js';
 import { cliPath, repoRoot } from '../helpers/paths.js';
-import { cleanupProjects, tempProject } from '../helpers/project.js';
+import { tempProject } from '../helpers/project.js';
 
 const BIN = CLAUDE_BIN;
 const run = runProcess;
 const CLI = cliPath;
-const temps: string[] = [];
-let mock: MessagesMock | undefined;
-after(async () => {
-  await mock?.close();
-  for (const t of temps) {
-    await stopDaemon(gsdHome({ HOME: t })).catch(() => undefined);
-    rmSync(t, { recursive: true, force: true });
-  }
-  cleanupProjects();
-});
+const scratch = new E2eScratch();
+after(() => scratch.clear());
 
 describe('install --global with the real claude CLI (end to end, offline)', () => {
   it('wires everything Claude Code reads, and uninstall puts settings back byte for byte', async (t) => {
     const claude = ensureClaude();
     if ('skip' in claude) return t.skip(claude.skip);
     const { home, bin } = claudeHome('gsd-e2e-install-');
-    temps.push(home);
+    scratch.homes.push(home);
     const settingsFile = path.join(home, '.claude', 'settings.json');
     writeFileSync(settingsFile, '{\n  "theme": "dark"\n}\n');
     const settingsBefore = readFileSync(settingsFile);
@@ -49,10 +42,10 @@ describe('install --global with the real claude CLI (end to end, offline)', () =
       'package.json': '{ "name": "e2e-install", "type": "module" }\n',
     });
     await buildIntel(root);
-    mock = await startMessagesMock([
+    const mock = (scratch.mock = await startMessagesMock([
       { name: 'Write', input: { file_path: path.join(root, 'src', 'cart.ts'), content: "import { addTax } from './money.js';\nexport const total = (c: number) => addTax(c);\n" } },
       { name: 'mcp__gsd__blast_radius', input: { file: 'src/money.ts' } },
-    ]);
+    ]));
     const env: NodeJS.ProcessEnv = {
       ...offlineClaudeEnv({
         home,

@@ -7,39 +7,32 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { gsdHome } from '../../mcp-server/src/daemon/home.js';
-import { readDaemonInfo, stopDaemon } from '../../mcp-server/src/daemon/info.js';
+import { readDaemonInfo } from '../../mcp-server/src/daemon/info.js';
 import { CLAUDE_BIN, claudeHome, ensureClaude, runProcess } from '../helpers/claude-cli.js';
-import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
+import { E2eScratch } from '../helpers/e2e-scratch.js';
+import { offlineClaudeEnv, startMessagesMock } from '../helpers/messages-mock.js';
 import { cliPath } from '../helpers/paths.js';
-import { cleanupProjects, tempProject } from '../helpers/project.js';
+import { tempProject } from '../helpers/project.js';
 
 const BIN = CLAUDE_BIN;
 const run = runProcess;
-const temps: string[] = [];
-let mock: MessagesMock | undefined;
-after(async () => {
-  await mock?.close();
-  for (const t of temps) {
-    await stopDaemon(gsdHome({ HOME: t })).catch(() => undefined);
-    rmSync(t, { recursive: true, force: true });
-  }
-  cleanupProjects();
-});
+const scratch = new E2eScratch();
+after(() => scratch.clear());
 
 describe('install --global --shared with the real claude CLI (end to end, offline)', () => {
   it('lists the http server as connected and calls a tool through it', async (t) => {
     const claude = ensureClaude();
     if ('skip' in claude) return t.skip(claude.skip);
     const { home, bin } = claudeHome('gsd-e2e-shared-');
-    temps.push(home);
+    scratch.homes.push(home);
     const root = tempProject({ 'src/money.ts': '/** Money helpers. */\nexport function addTax(c: number): number {\n  return Math.round(c * 1.2);\n}\n' });
     await buildIntel(root);
-    mock = await startMessagesMock([{ name: 'mcp__gsd__file_context', input: { file: 'src/money.ts' } }]);
+    const mock = (scratch.mock = await startMessagesMock([{ name: 'mcp__gsd__file_context', input: { file: 'src/money.ts' } }]));
     const env: NodeJS.ProcessEnv = {
       ...offlineClaudeEnv({ home, mockUrl: mock.url, path: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin${path.delimiter}/bin` }),
       ENABLE_TOOL_SEARCH: 'false',

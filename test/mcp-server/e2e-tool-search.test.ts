@@ -5,15 +5,16 @@
  * `anthropic/searchHint`). Skipped when the CLI cannot be installed.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
 import { CLAUDE_VERSION, ensureClaude, runClaude } from '../helpers/claude-cli.js';
 import { SERVER_ENTRY } from '../helpers/mcp.js';
-import { offlineClaudeEnv, startMessagesMock, type MessagesMock } from '../helpers/messages-mock.js';
-import { cleanupProjects, copyProject } from '../helpers/project.js';
+import { E2eScratch } from '../helpers/e2e-scratch.js';
+import { offlineClaudeEnv, startMessagesMock } from '../helpers/messages-mock.js';
+import { copyProject } from '../helpers/project.js';
 
 interface Body {
   tools?: Array<{ name: string }>;
@@ -25,25 +26,20 @@ const blocks = (b: Body): Block[] => (b.messages ?? []).flatMap((m) => (Array.is
 const claude = ensureClaude();
 
 describe('end to end: Claude Code tool search over the gsd server', () => {
-  let mock: MessagesMock | null = null;
-  const temps: string[] = [];
-  after(async () => {
-    await mock?.close();
-    for (const t of temps) rmSync(t, { recursive: true, force: true });
-    cleanupProjects();
-  });
+  const scratch = new E2eScratch();
+  after(() => scratch.clear());
 
   it(`route is upfront, the rest deferred, and a ToolSearch in plain words finds blast_radius (claude ${CLAUDE_VERSION})`, { skip: 'skip' in claude ? claude.skip : false, timeout: 300_000 }, async () => {
     if (!('bin' in claude)) return;
     const root = copyProject('shop');
     await buildIntel(root);
-    mock = await startMessagesMock([
+    const mock = (scratch.mock = await startMessagesMock([
       { name: 'mcp__gsd__route', input: { query: 'who imports src/lib/money.ts' } },
       { name: 'ToolSearch', input: { query: 'change impact dependents', max_results: 3 } },
       { name: 'mcp__gsd__blast_radius', input: { file: 'src/lib/money.ts' } },
-    ]);
+    ]));
     const home = mkdtempSync(path.join(os.tmpdir(), 'gsd-e2e-search-'));
-    temps.push(home);
+    scratch.homes.push(home);
     const mcpConfig = path.join(home, 'mcp.json');
     writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { gsd: { type: 'stdio', command: process.execPath, args: [SERVER_ENTRY] } } }));
     const r = await runClaude(
