@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { FileRecord, RelPath, ResolvedImport } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
 import { type IndexHeader, readIndexDocument, splitIndex, statsOfLine } from './index-document.js';
+import { indexIdentity } from './facts-sidecar.js';
 import { importCounts } from './records.js';
 
 /**
@@ -28,7 +29,9 @@ export interface IndexFacts {
   syntaxErrors: number;
 }
 
-export type IndexFactsResult = { ok: true; facts: IndexFacts } | { ok: false; reason: 'missing' | 'corrupt' | 'format-mismatch'; detail: string };
+export type IndexFactsResult =
+  | { ok: true; facts: IndexFacts; /** the identity (facts-sidecar.ts) of the file the facts were split from; null when it was decoded whole */ identity: string | null }
+  | { ok: false; reason: 'missing' | 'corrupt' | 'format-mismatch'; detail: string };
 
 type ImportFacts = ReturnType<typeof importCounts>;
 
@@ -390,9 +393,12 @@ export function readIndexFacts(file: string, options: { edges?: boolean } = {}):
     return { ok: false, reason: 'missing', detail: (error as Error).message };
   }
   let facts: IndexFacts | null = null;
+  let identity: string | null = null;
   try {
     const sums = new Facts();
-    const header = splitIndex(fd, fstatSync(fd).size, (key, buf, from, value, to) => {
+    const stat = fstatSync(fd);
+    identity = indexIdentity(stat);
+    const header = splitIndex(fd, stat.size, (key, buf, from, value, to) => {
       if (!edges && quickLine(sums, buf, from, value, to, key)) return true;
       // another field order or a hand edit: the record decoded (one that does not decode makes the index corrupt)
       sums.addRecord(key, readRecordLine(buf, value, to, key, from + 1, value - 2) ?? factsOf(JSON.parse(text(buf, value, to)) as FileRecord));
@@ -405,6 +411,7 @@ export function readIndexFacts(file: string, options: { edges?: boolean } = {}):
     closeSync(fd);
   }
   if (facts === null) {
+    identity = null;
     const read = readIndexDocument(file);
     if (!read.ok) return read;
     try {
@@ -418,5 +425,5 @@ export function readIndexFacts(file: string, options: { edges?: boolean } = {}):
   }
   if (!edges) facts.edges = NaN;
   facts.header.configFiles ??= {};
-  return { ok: true, facts };
+  return { ok: true, facts, identity };
 }

@@ -1,12 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { type IndexFacts, readIndexFacts } from '../graph/index-facts.js';
+import { currentIdentity, readFactsSidecar, writeFactsSidecar } from '../graph/facts-sidecar.js';
+import { type IndexFacts, type IndexFactsResult, readIndexFacts } from '../graph/index-facts.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
 import { scanProject } from '../scan/index.js';
 import type { RelPath, ScannedFile } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
-import { configFilesChanged, newConfigFiles } from './project-state.js';
+import { configFilesChanged, configListing, newConfigFiles } from './project-state.js';
 import { readSummaryState } from './summary-state.js';
 
 export interface IntelStatus {
@@ -44,6 +45,26 @@ function knownEdges(file: string, facts: IndexFacts): number | null {
 }
 
 /**
+ * index.json's facts: from its sidecar while index.json is the file the sidecar was read from; else by the quick
+ * pass, with the edges summary-state.json knows (or a full read when it does not), and the sidecar written for the
+ * next time.
+ */
+function readFacts(paths: ReturnType<typeof intelPaths>): IndexFactsResult & { how?: string } {
+  const identity = currentIdentity(paths.index);
+  const cached = identity === null ? null : readFactsSidecar(paths.indexFacts, identity);
+  if (cached) return { ok: true, facts: cached, identity, how: 'sidecar' };
+  let read = readIndexFacts(paths.index, { edges: false });
+  if (!read.ok) return read;
+  const edges = knownEdges(paths.summaryState, read.facts);
+  if (edges === null) {
+    read = readIndexFacts(paths.index);
+    if (!read.ok) return read;
+  } else read.facts.edges = edges;
+  if (read.identity !== null) writeFactsSidecar(paths.indexFacts, read.identity, read.facts);
+  return { ...read, how: edges === null ? 'index.json read whole' : 'index.json split, edges from summary-state.json' };
+}
+
+/**
  * What is indexed, when, and what changed on disk since then: index.json's keys, sizes and mtimes against a scan,
  * merged in their common sorted order. The edges come from summary-state.json when it belongs to this index.json,
  * else from the records (a second, slower read of index.json).
@@ -51,18 +72,13 @@ function knownEdges(file: string, facts: IndexFacts): number | null {
 export async function intelStatus(root: string): Promise<IntelStatus> {
   const lap = perfMark();
   const paths = intelPaths(root);
-  let read = readIndexFacts(paths.index, { edges: false });
+  const read = readFacts(paths);
   if (!read.ok) return { root, state: read.reason === 'missing' ? 'missing' : read.reason, detail: read.detail };
-  lap('status: index.json read');
-  const edges = knownEdges(paths.summaryState, read.facts);
-  if (edges === null) {
-    read = readIndexFacts(paths.index);
-    if (!read.ok) return { root, state: read.reason === 'missing' ? 'missing' : read.reason, detail: read.detail };
-    lap('status: index.json read again for its edges');
-  }
   const facts = read.facts;
   const { header, keys, stats } = facts;
-  const scanned = await scanProject(root, readIntelConfig(root));
+  lap(`status: index.json's facts (${read.how})`);
+  const config = configListing();
+  const scanned = await scanProject(root, readIntelConfig(root), { onListed: config.onListed });
   lap(`status: scan (${scanned.length} files)`);
   const added: RelPath[] = [];
   const changed: RelPath[] = [];
@@ -90,7 +106,7 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
     }
   }
   const files = scanned.map((f) => f.path);
-  const configChanged = configFilesChanged(root, header.configFiles) || newConfigFiles(root, files, header.configFiles).length > 0;
+  const configChanged = configFilesChanged(root, header.configFiles) || newConfigFiles(root, files, header.configFiles, config.listing).length > 0;
   lap('status: compared, config files checked');
   const otherVersion = header.toolVersion !== TOOL_VERSION;
   const stale = added.length + changed.length + removed.length > 0 || configChanged || otherVersion;
@@ -102,7 +118,7 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
     toolVersion: header.toolVersion,
     files: keys.length,
     imports,
-    edges: edges ?? facts.edges,
+    edges: facts.edges,
     unresolved,
     skipped,
     syntaxErrors,
