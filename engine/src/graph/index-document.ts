@@ -139,13 +139,24 @@ export function splitIndex(fd: number, size: number, visit: RecordVisitor): Inde
   return header;
 }
 
-/** size and mtimeMs where serializeIndex puts them, `,"size":N,"mtimeMs":M,` early in the record; NaN when elsewhere. */
-export function statsOfLine(view: Buffer, value: number, to: number): { size: number; mtimeMs: number } {
+/** What statsOfLine read (one object, reused: no allocation per line). */
+export const lineStats = { size: NaN, mtimeMs: NaN };
+
+/**
+ * size and mtimeMs where serializeIndex puts them, `,"size":N,"mtimeMs":M,` early in the record, into lineStats
+ * (NaN when elsewhere); false when they are not there.
+ */
+export function statsOfLine(view: Buffer, value: number, to: number): boolean {
   const sizeAt = view.indexOf(SIZE_KEY, value);
   const sizeEnd = numberEnd(view, SIZE_KEY, sizeAt, to);
   const mtimeEnd = sizeEnd < 0 || view.indexOf(MTIME_KEY, sizeEnd) !== sizeEnd ? -1 : numberEnd(view, MTIME_KEY, sizeEnd, to);
-  if (mtimeEnd < 0) return { size: NaN, mtimeMs: NaN };
-  return { size: Number(view.toString('latin1', sizeAt + SIZE_KEY.length, sizeEnd)), mtimeMs: Number(view.toString('latin1', sizeEnd + MTIME_KEY.length, mtimeEnd)) };
+  if (mtimeEnd < 0) {
+    lineStats.size = lineStats.mtimeMs = NaN;
+    return false;
+  }
+  lineStats.size = Number(view.toString('latin1', sizeAt + SIZE_KEY.length, sizeEnd));
+  lineStats.mtimeMs = Number(view.toString('latin1', sizeEnd + MTIME_KEY.length, mtimeEnd));
+  return true;
 }
 
 /**
@@ -156,13 +167,11 @@ function splitRecords(file: string, fd: number, stat: Stats, stats: boolean): { 
   const records = new LazyRecords();
   records.setSource(RecordSource.ofFile(file, stat));
   const header = splitIndex(fd, stat.size, (key, view, from, value, to, offset) => {
-    const s = stats ? statsOfLine(view, value, to) : NO_STATS;
-    return records.setRaw(key, offset + from, offset + value, offset + to, s.size, s.mtimeMs);
+    if (stats) statsOfLine(view, value, to);
+    return records.setRaw(key, offset + from, offset + value, offset + to, stats ? lineStats.size : NaN, stats ? lineStats.mtimeMs : NaN);
   });
   return header ? { header, records } : null;
 }
-
-const NO_STATS = { size: NaN, mtimeMs: NaN };
 
 /** Reads index.json. A missing, unparsable or other-version file is reported as data, so the caller can rescan. */
 export function readIndexDocument(file: string, options: { /** read each record's size and mtime off its line (LazyRecords.statOf), for a caller comparing them with the disk */ stats?: boolean } = {}): IndexReadResult {

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { FileRecord, RelPath, ResolvedImport } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
-import { type IndexHeader, readIndexDocument, splitIndex, statsOfLine } from './index-document.js';
+import { type IndexHeader, lineStats, readIndexDocument, splitIndex, statsOfLine } from './index-document.js';
 import { indexIdentity } from './facts-sidecar.js';
 import { importCounts } from './records.js';
 
@@ -368,12 +368,12 @@ function quickLine(facts: Facts, buf: Buffer, from: number, value: number, to: n
   const keyLength = v - 1;
   if (!at(line, v, RECORD_OPEN) || line.compare(line, 0, keyLength, v + RECORD_OPEN.length, v + RECORD_OPEN.length + keyLength) !== 0) return false;
   if (!at(line, v + RECORD_OPEN.length + keyLength, ID) || line.compare(CLEAN_TAIL, 0, CLEAN_TAIL.length, line.length - CLEAN_TAIL.length) !== 0) return false;
-  const stats = statsOfLine(line, v, line.length);
-  if (Number.isNaN(stats.mtimeMs)) return false;
+  if (!statsOfLine(line, v, line.length)) return false;
+  const { size, mtimeMs } = lineStats;
   const imports = resolutions(line, FILE_KIND);
   const unresolved = imports < 0 ? -1 : resolutions(line, UNRESOLVED_KIND);
   if (unresolved < 0) return false;
-  facts.add(key, key, stats.size, stats.mtimeMs, imports, NaN, unresolved, false, false);
+  facts.add(key, key, size, mtimeMs, imports, NaN, unresolved, false, false);
   return true;
 }
 
