@@ -8,19 +8,20 @@
  * Layout: one JSON line (format, identity, header, counts, byte lengths), the keys joined by NUL (a path never holds
  * one) in UTF-8, then the sizes and mtimes as float64 in the machine's byte order (named in the JSON line).
  */
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { tempPathFor } from '../store/atomic-write.js';
 import type { RelPath } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
 import type { IndexFacts } from './index-facts.js';
+import { fileIdentity } from './lazy-records.js';
 
 const FORMAT = 1;
 const SEPARATOR = '\u0000';
 
 interface SidecarHead {
   format: number;
-  /** the identity of the index.json it was read from (indexIdentity) */
+  /** the identity of the index.json it was read from (fileIdentity) */
   index: string;
   endianness: string;
   header: IndexFacts['header'];
@@ -31,15 +32,12 @@ interface SidecarHead {
   paths: Array<[number, RelPath]>;
 }
 
-/** The identity of an index.json file: a rewrite renames a new file over it, which changes the inode. */
-export const indexIdentity = (st: Stats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
-
 /** The identity of the file now at `file`, or null. */
 export function currentIdentity(file: string): string | null {
   try {
     const fd = openSync(file, 'r');
     try {
-      return indexIdentity(fstatSync(fd));
+      return fileIdentity(fstatSync(fd));
     } finally {
       closeSync(fd);
     }

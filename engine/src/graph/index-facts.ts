@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { FileRecord, RelPath, ResolvedImport } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
 import { type IndexHeader, lineStats, readIndexDocument, splitIndex, statsOfLine } from './index-document.js';
-import { indexIdentity } from './facts-sidecar.js';
+import { fileIdentity } from './lazy-records.js';
 import { importCounts } from './records.js';
 
 /**
@@ -30,7 +30,7 @@ export interface IndexFacts {
 }
 
 export type IndexFactsResult =
-  | { ok: true; facts: IndexFacts; /** the identity (facts-sidecar.ts) of the file the facts were split from; null when it was decoded whole */ identity: string | null }
+  | { ok: true; facts: IndexFacts; /** the identity (fileIdentity) of the file the facts were split from; null when it was decoded whole */ identity: string | null }
   | { ok: false; reason: 'missing' | 'corrupt' | 'format-mismatch'; detail: string };
 
 type ImportFacts = ReturnType<typeof importCounts>;
@@ -397,7 +397,7 @@ export function readIndexFacts(file: string, options: { edges?: boolean } = {}):
   try {
     const sums = new Facts();
     const stat = fstatSync(fd);
-    identity = indexIdentity(stat);
+    identity = fileIdentity(stat);
     const header = splitIndex(fd, stat.size, (key, buf, from, value, to) => {
       if (!edges && quickLine(sums, buf, from, value, to, key)) return true;
       // another field order or a hand edit: the record decoded (one that does not decode makes the index corrupt)
