@@ -359,8 +359,10 @@ function resolutions(line: Buffer, kind: Buffer): number {
  * The facts of a record line but its edges, by a few byte searches: the record's path spelled as its key, size and
  * mtime where serializeIndex puts them, no syntax error and no skip reason (its usual end), and its file and
  * unresolved resolutions counted by their kind. A `"` after `,` `{` or `:` is JSON syntax, so these keys cannot be
- * inside a string; resolutions are the only objects with a "kind" of "file" or "unresolved". Null when the line is
- * not so (a skipped or broken file, another layout): the caller reads it fully then.
+ * inside a string; resolutions are the only objects with a "kind" of "file" or "unresolved". False when the line is
+ * not so (a skipped or broken file, another layout): the caller reads it fully then. It relies on serializeIndex's
+ * spelling (JSON.stringify puts no space between tokens): a hand edit that adds spaces inside a resolution of an
+ * otherwise usual line is not noticed, and that line's counts may be off until the next write of it.
  */
 function quickLine(facts: Facts, buf: Buffer, from: number, value: number, to: number, key: RelPath): boolean {
   const line = buf.subarray(from, to);
