@@ -12,6 +12,8 @@ export function intelPaths(root: string) {
     summary: path.join(dir, 'summary.md'),
     /** what summary.md was computed from, for an edit that moves no edge (pipeline/summary-state.ts) */
     summaryState: path.join(dir, 'summary-state.json'),
+    /** what `intel status` read of index.json, for the next status while index.json is the same file (graph/facts-sidecar.ts) */
+    indexFacts: path.join(dir, 'index-facts.bin'),
     lock: path.join(dir, '.lock'),
     log: path.join(dir, 'hook.log'),
   };

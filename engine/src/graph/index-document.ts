@@ -55,13 +55,21 @@ function numberEnd(bytes: Buffer, key: Buffer, at: number, to: number): number {
 }
 
 /**
- * Splits index.json as written by serializeIndex, without decoding it and without holding it: a header object, then
- * one `"path":{record}` per line, read a block at a time; each record is kept as a span of the file (LazyRecords)
- * until asked for. Returns null when the bytes do not have that layout (hand-edited, pretty-printed), so the caller
- * can parse the text whole.
+ * What the splitter hands on for each record line of index.json: the line's `"key":{record}` is `buf[from, to)`
+ * (its comma left off), the record's JSON starts at `value`, and `offset` is the file offset of `buf[0]`. The bytes
+ * are valid only during the call. Returns false when the record is not what serializeIndex writes: the file is then
+ * read whole instead.
  */
-function splitLines(file: string, fd: number, stat: Stats, stats: boolean): { header: IndexHeader; records: LazyRecords } | null {
-  const size = stat.size;
+export type RecordVisitor = (key: RelPath, buf: Buffer, from: number, value: number, to: number, offset: number) => boolean;
+
+/**
+ * The one reader of index.json's layout (readIndexDocument, readIndexFacts): a header object ending in
+ * `"files":{`, then one `"path":{record}` per line in sorted order, a comma after all but the last, and `}}`. Read
+ * a block at a time through one buffer that grows only for a longer line, never decoded whole and never held whole.
+ * Returns the header (without visiting a record when it is of another format version), or null when the bytes do
+ * not have that layout (hand-edited, pretty-printed) or a visitor said no, so the caller can parse the text whole.
+ */
+export function splitIndex(fd: number, size: number, visit: RecordVisitor): IndexHeader | null {
   if (size < OPEN_BYTES.length + CLOSE_BYTES.length) return null;
   const tail = Buffer.alloc(CLOSE_BYTES.length);
   readFully(fd, tail, 0, tail.length, size - tail.length);
@@ -93,9 +101,12 @@ function splitLines(file: string, fd: number, stat: Stats, stats: boolean): { he
   if (open < 0 || open + bufStart > bodyEnd) return null;
   const header = JSON.parse(`${view.toString('utf8', 0, open)}"files":{}}`) as IndexHeader & { files?: unknown };
   delete header.files;
-  const records = new LazyRecords();
-  records.setSource(RecordSource.ofFile(file, stat));
+  // another format: the caller reports it without the records
+  if (header.storeFormatVersion !== STORE_FORMAT_VERSION) return header;
   let start = bufStart + open + OPEN_BYTES.length;
+  // no records: `"files":{`, an empty line, `}}`
+  if (start === bodyEnd) return header;
+  let previous: RelPath | null = null;
   while (start <= bodyEnd) {
     const nl = view.indexOf(NEWLINE, start - bufStart);
     let end = nl < 0 ? -1 : bufStart + nl;
@@ -118,24 +129,48 @@ function splitLines(file: string, fd: number, stat: Stats, stats: boolean): { he
     } else {
       key = view.toString('utf8', from + 1, keyEnd);
     }
-    const valueEnd = view[to - 1] === COMMA ? to - 1 : to;
-    // size and mtime, read where serializeIndex puts them: `,"size":N,"mtimeMs":M,` early in the record
-    let fileSize = NaN;
-    let mtimeMs = NaN;
-    if (stats) {
-      const sizeAt = view.indexOf(SIZE_KEY, keyEnd + 2);
-      const sizeEnd = numberEnd(view, SIZE_KEY, sizeAt, valueEnd);
-      const mtimeEnd = sizeEnd < 0 || view.indexOf(MTIME_KEY, sizeEnd) !== sizeEnd ? -1 : numberEnd(view, MTIME_KEY, sizeEnd, valueEnd);
-      if (mtimeEnd >= 0) {
-        fileSize = Number(view.toString('latin1', sizeAt + SIZE_KEY.length, sizeEnd));
-        mtimeMs = Number(view.toString('latin1', sizeEnd + MTIME_KEY.length, mtimeEnd));
-      }
-    }
-    // a record out of order (or twice) means a hand-made file: the caller parses it whole
-    if (!records.setRaw(key, start, bufStart + keyEnd + 2, bufStart + valueEnd, fileSize, mtimeMs)) return null;
+    // a comma after every record but the last; records in serializeIndex's order (a record twice means a hand-made file)
+    const comma = view[to - 1] === COMMA;
+    if (comma === (end === bodyEnd) || (previous !== null && !(previous < key))) return null;
+    previous = key;
+    if (!visit(key, view, from, keyEnd + 2, comma ? to - 1 : to, bufStart)) return null;
     start = end + 1;
   }
-  return { header, records };
+  return header;
+}
+
+/** What statsOfLine read (one object, reused: no allocation per line). */
+export const lineStats = { size: NaN, mtimeMs: NaN };
+
+/**
+ * size and mtimeMs where serializeIndex puts them, `,"size":N,"mtimeMs":M,` early in the record, into lineStats
+ * (NaN when elsewhere); false when they are not there.
+ */
+export function statsOfLine(view: Buffer, value: number, to: number): boolean {
+  const sizeAt = view.indexOf(SIZE_KEY, value);
+  const sizeEnd = numberEnd(view, SIZE_KEY, sizeAt, to);
+  const mtimeEnd = sizeEnd < 0 || view.indexOf(MTIME_KEY, sizeEnd) !== sizeEnd ? -1 : numberEnd(view, MTIME_KEY, sizeEnd, to);
+  if (mtimeEnd < 0) {
+    lineStats.size = lineStats.mtimeMs = NaN;
+    return false;
+  }
+  lineStats.size = Number(view.toString('latin1', sizeAt + SIZE_KEY.length, sizeEnd));
+  lineStats.mtimeMs = Number(view.toString('latin1', sizeEnd + MTIME_KEY.length, mtimeEnd));
+  return true;
+}
+
+/**
+ * index.json's records as spans of the file (LazyRecords), parsed only when asked for; null when the bytes do not
+ * have serializeIndex's layout.
+ */
+function splitRecords(file: string, fd: number, stat: Stats, stats: boolean): { header: IndexHeader; records: LazyRecords } | null {
+  const records = new LazyRecords();
+  records.setSource(RecordSource.ofFile(file, stat));
+  const header = splitIndex(fd, stat.size, (key, view, from, value, to, offset) => {
+    if (stats) statsOfLine(view, value, to);
+    return records.setRaw(key, offset + from, offset + value, offset + to, stats ? lineStats.size : NaN, stats ? lineStats.mtimeMs : NaN);
+  });
+  return header ? { header, records } : null;
 }
 
 /** Reads index.json. A missing, unparsable or other-version file is reported as data, so the caller can rescan. */
@@ -149,7 +184,7 @@ export function readIndexDocument(file: string, options: { /** read each record'
   let header: IndexHeader;
   let records: LazyRecords;
   try {
-    const split = splitLines(file, fd, fstatSync(fd), options.stats ?? false);
+    const split = splitRecords(file, fd, fstatSync(fd), options.stats ?? false);
     if (split) {
       ({ header, records } = split);
     } else {

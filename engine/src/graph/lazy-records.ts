@@ -21,6 +21,12 @@ export interface RawSpan {
 }
 
 /**
+ * The identity of a file: device, inode, size and mtime. Every writer of index.json renames a new file over it, so a
+ * new index is a new inode (and its own size and mtime).
+ */
+export const fileIdentity = (st: fs.Stats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+
+/**
  * The bytes records are read from: index.json on disk, opened again for each read and checked to be the file that was
  * split (same inode, size and mtime), so an index replaced in the meantime is never read at old offsets; or a buffer.
  */
@@ -32,7 +38,7 @@ export class RecordSource {
   ) {}
 
   static ofFile(file: string, stat: fs.Stats): RecordSource {
-    return new RecordSource(file, null, `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`);
+    return new RecordSource(file, null, fileIdentity(stat));
   }
 
   static ofBuffer(bytes: Buffer): RecordSource {
@@ -48,7 +54,7 @@ export class RecordSource {
     const fd = fs.openSync(this.file!, 'r');
     try {
       const st = fs.fstatSync(fd);
-      if (`${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}` !== this.identity) throw new CorruptIndexError(`index.json: ${this.file} changed while it was read`);
+      if (fileIdentity(st) !== this.identity) throw new CorruptIndexError(`index.json: ${this.file} changed while it was read`);
     } catch (error) {
       fs.closeSync(fd);
       throw error;

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { type Dirent, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createResolver, type Resolver, type ResolverHost } from '../resolve/index.js';
 import type { FileRecord, IntelConfig, RelPath } from '../types.js';
@@ -15,7 +15,8 @@ export interface ProjectState {
 
 function mtimeOf(root: string, rel: string): number {
   try {
-    return statSync(path.join(root, rel)).mtimeMs;
+    // most names looked for are absent: no error made for them (thousands of folders in a large project)
+    return statSync(path.join(root, rel), { throwIfNoEntry: false })?.mtimeMs ?? -1;
   } catch {
     return -1;
   }
@@ -51,31 +52,59 @@ export function resolverFor(root: string, files: ReadonlySet<RelPath>): Resolver
 /** Files the resolver looks for by name, walking up from an importing file's folder (tsconfig, package scope). */
 const LOOKED_UP = ['package.json', 'tsconfig.json', 'jsconfig.json'] as const;
 
+/** What a scan saw in a folder it listed (ScanOptions.onListed): the entries named as a config file, by name. */
+export type FolderListing = (dir: string) => ReadonlyMap<string, Dirent> | undefined;
+
 /**
  * The config files that exist now where the resolver would look for one by name: in the folder of an indexed file
  * or any folder above it, plus pnpm-workspace.yaml at the root. Stamping these too means a tsconfig.json or
  * package.json that appears later (a git pull, another editor) is noticed by the next catch-up, not only when a
- * hook reports it. Costs one stat per folder and name.
+ * hook reports it. Costs one stat per folder and name, except in folders a scan just listed (`listing`, `''` for the
+ * root): there a name that is not listed is absent, and only a listed symbolic link needs a stat to say whether it
+ * leads somewhere.
  */
-export function presentConfigFiles(root: string, files: Iterable<RelPath>): RelPath[] {
+export function presentConfigFiles(root: string, files: Iterable<RelPath>, listing?: FolderListing): RelPath[] {
   const dirs = new Set<string>();
   for (const file of files) {
-    let dir = path.posix.dirname(file);
+    let dir = parentOf(file);
     while (!dirs.has(dir)) {
       dirs.add(dir);
       if (dir === '.') break;
-      dir = path.posix.dirname(dir);
+      dir = parentOf(dir);
     }
   }
   const present: RelPath[] = [];
   for (const dir of dirs) {
+    const listed = listing?.(dir === '.' ? '' : dir);
     for (const name of LOOKED_UP) {
       const rel = dir === '.' ? name : `${dir}/${name}`;
-      if (mtimeOf(root, rel) !== -1) present.push(rel);
+      const entry = listed?.get(name);
+      if (listed && (!entry || !entry.isSymbolicLink())) {
+        if (entry) present.push(rel);
+      } else if (mtimeOf(root, rel) !== -1) present.push(rel);
     }
   }
   if (mtimeOf(root, 'pnpm-workspace.yaml') !== -1) present.push('pnpm-workspace.yaml');
   return present;
+}
+
+/** path.posix.dirname of a clean relative path (`.` for a top-level name), without its normalising. */
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '.' : rel.slice(0, slash);
+}
+
+/** The names presentConfigFiles looks for, for a scan that keeps what it saw of them (ScanOptions.onListed). */
+export function configListing(): { onListed: (rel: string, entries: readonly Dirent[]) => void; listing: FolderListing } {
+  const folders = new Map<string, Map<string, Dirent>>();
+  return {
+    onListed(rel, entries) {
+      const named = new Map<string, Dirent>();
+      for (const e of entries) if ((LOOKED_UP as readonly string[]).includes(e.name)) named.set(e.name, e);
+      folders.set(rel, named);
+    },
+    listing: (dir) => folders.get(dir),
+  };
 }
 
 /**
@@ -89,8 +118,8 @@ export function configFileStamps(root: string, resolver: Resolver, files: Iterab
 }
 
 /** Config files present where the resolver looks that the stamps do not know: each can change how imports resolve. */
-export function newConfigFiles(root: string, files: Iterable<RelPath>, stamps: Record<RelPath, number>): RelPath[] {
-  return presentConfigFiles(root, files).filter((rel) => !(rel in stamps));
+export function newConfigFiles(root: string, files: Iterable<RelPath>, stamps: Record<RelPath, number>, listing?: FolderListing): RelPath[] {
+  return presentConfigFiles(root, files, listing).filter((rel) => !(rel in stamps));
 }
 
 /** True when a config file that steered resolution changed, appeared or disappeared since the stamps were taken. */

@@ -1,11 +1,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { readIndexFacts } from '../graph/index-facts.js';
+import { currentIdentity, readFactsSidecar, writeFactsSidecar } from '../graph/facts-sidecar.js';
+import { type IndexFacts, type IndexFactsResult, readIndexFacts } from '../graph/index-facts.js';
 import { intelPaths } from '../paths.js';
+import { perfMark } from '../perf.js';
 import { scanProject } from '../scan/index.js';
-import type { RelPath } from '../types.js';
+import type { RelPath, ScannedFile } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
-import { configFilesChanged, newConfigFiles } from './project-state.js';
+import { configFilesChanged, configListing, newConfigFiles } from './project-state.js';
+import { readSummaryState } from './summary-state.js';
 
 export interface IntelStatus {
   root: string;
@@ -25,39 +28,115 @@ export interface IntelStatus {
   pending?: { added: RelPath[]; changed: RelPath[]; removed: RelPath[]; configChanged: boolean; /** built by another version: the next update rebuilds */ otherVersion: boolean };
 }
 
-/** What is indexed, when, and what changed on disk since then. */
+/**
+ * The edges of the index `facts` were read from, as summary-state.json knows them: only when it was written with
+ * that index.json (same builtAt) and agrees with it on every count both have; else null (a process that died between
+ * the two writes, another version's state, a hand edit).
+ */
+function knownEdges(file: string, facts: IndexFacts): number | null {
+  const view = readSummaryState(file, facts.header.builtAt)?.view;
+  if (!view || typeof view.edgeCount !== 'number') return null;
+  const agrees =
+    view.fileCount === facts.keys.length &&
+    view.unresolvedCount === facts.unresolved &&
+    view.skippedCount === facts.skipped &&
+    view.syntaxErrorCount === facts.syntaxErrors;
+  return agrees ? view.edgeCount : null;
+}
+
+/**
+ * index.json's facts: from its sidecar while index.json is the file the sidecar was read from; else by the quick
+ * pass, with the edges summary-state.json knows (or a full read when it does not), and the sidecar written for the
+ * next time.
+ */
+function readFacts(paths: ReturnType<typeof intelPaths>): IndexFactsResult & { how?: string } {
+  const identity = currentIdentity(paths.index);
+  const cached = identity === null ? null : readFactsSidecar(paths.indexFacts, identity);
+  if (cached) return { ok: true, facts: cached, identity, how: 'sidecar' };
+  let read = readIndexFacts(paths.index, { edges: false });
+  if (!read.ok) return read;
+  const edges = knownEdges(paths.summaryState, read.facts);
+  if (edges === null) {
+    read = readIndexFacts(paths.index);
+    if (!read.ok) return read;
+  } else read.facts.edges = edges;
+  if (read.identity !== null) writeFactsSidecar(paths.indexFacts, read.identity, read.facts);
+  return { ...read, how: edges === null ? 'index.json read whole' : 'index.json split, edges from summary-state.json' };
+}
+
+/**
+ * What is indexed, when, and what changed on disk since then: index.json's keys, sizes and mtimes against a scan,
+ * merged in their common sorted order. The edges come from summary-state.json when it belongs to this index.json,
+ * else from the records (a second, slower read of index.json).
+ */
 export async function intelStatus(root: string): Promise<IntelStatus> {
+  const lap = perfMark();
   const paths = intelPaths(root);
-  const read = readIndexFacts(paths.index);
+  const read = readFacts(paths);
   if (!read.ok) return { root, state: read.reason === 'missing' ? 'missing' : read.reason, detail: read.detail };
-  const { header, files } = read.facts;
-  const scanned = await scanProject(root, readIntelConfig(root));
+  const facts = read.facts;
+  const { header, keys, stats } = facts;
+  lap(`status: index.json's facts (${read.how})`);
+  const config = configListing();
+  const scanned = await scanProject(root, readIntelConfig(root), { onListed: config.onListed });
+  lap(`status: scan (${scanned.length} files)`);
   const added: RelPath[] = [];
   const changed: RelPath[] = [];
-  const seen = new Set<RelPath>();
-  for (const f of scanned) {
-    seen.add(f.path);
-    const r = files.get(f.path);
-    if (!r) added.push(f.path);
-    else if (r.size !== f.size || r.mtimeMs !== f.mtimeMs) changed.push(f.path);
+  const removed: RelPath[] = [];
+  // both lists are sorted by path (`<`): one merge finds what was added, changed and removed
+  let i = 0;
+  let k = 0;
+  while (i < scanned.length || k < keys.length) {
+    const f = scanned[i];
+    const key = keys[k];
+    if (k === keys.length || (i < scanned.length && f.path < key)) {
+      added.push(f.path);
+      i++;
+    } else if (i === scanned.length || key < f.path) {
+      // listed by the record's own path (its key unless hand-edited), when that is not on disk either
+      const own = facts.paths.get(k) ?? key;
+      if (own === key || !isScanned(scanned, own)) removed.push(own);
+      k++;
+    } else {
+      if (stats[2 * k] !== f.size || stats[2 * k + 1] !== f.mtimeMs) changed.push(f.path);
+      const own = facts.paths.get(k);
+      if (own !== undefined && !isScanned(scanned, own)) removed.push(own);
+      i++;
+      k++;
+    }
   }
-  const removed = [...files.values()].map((r) => r.path).filter((p) => !seen.has(p));
-  const configChanged = configFilesChanged(root, header.configFiles) || newConfigFiles(root, seen, header.configFiles).length > 0;
+  const files = scanned.map((f) => f.path);
+  const configChanged = configFilesChanged(root, header.configFiles) || newConfigFiles(root, files, header.configFiles, config.listing).length > 0;
+  lap('status: compared, config files checked');
   const otherVersion = header.toolVersion !== TOOL_VERSION;
   const stale = added.length + changed.length + removed.length > 0 || configChanged || otherVersion;
-  const { imports, edges, unresolved, skipped, syntaxErrors } = read.facts;
+  const { imports, unresolved, skipped, syntaxErrors } = facts;
   return {
     root,
     state: stale ? 'stale' : 'fresh',
     builtAt: header.builtAt,
     toolVersion: header.toolVersion,
-    files: files.size,
+    files: keys.length,
     imports,
-    edges,
+    edges: facts.edges,
     unresolved,
     skipped,
     syntaxErrors,
     graphDbBytes: existsSync(paths.graph) ? statSync(paths.graph).size : 0,
     pending: { added, changed, removed, configChanged, otherVersion },
   };
+}
+
+/** True when the sorted scan lists `rel` (binary search). */
+function isScanned(scanned: readonly ScannedFile[], rel: RelPath): boolean {
+  let lo = 0;
+  let hi = scanned.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const p = scanned[mid].path;
+    if (p === rel) return true;
+    if (p < rel) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import { BUILTIN_EXCLUDE } from '../config.js';
 import type { IntelConfig, RelPath } from '../types.js';
 import { GitignoreRules } from './gitignore.js';
+import { globMatcher } from './glob.js';
 
 export type FileFilter = (rel: RelPath) => boolean;
 
@@ -41,8 +42,8 @@ function includeBases(include: readonly string[]): string[] {
 }
 
 export function createScanFilter(root: string, config: IntelConfig): ScanFilter {
-  const included = picomatch(config.include, { dot: true });
-  const excluded = picomatch([...BUILTIN_EXCLUDE, ...config.exclude], { dot: true });
+  const included = globMatcher(config.include);
+  const excluded = globMatcher([...BUILTIN_EXCLUDE, ...config.exclude]);
   const gitignore = new GitignoreRules(root);
   return {
     accept(rel) {

@@ -8,6 +8,8 @@ export { createFileFilter, createScanFilter, type FileFilter, type ScanFilter } 
 export interface ScanOptions {
   /** size and mtime of every file (an lstat each; default true); without them both are 0 */
   stats?: boolean;
+  /** called with each folder the walk lists (`''`: the root) and its entries */
+  onListed?: (rel: string, entries: readonly Dirent[]) => void;
 }
 
 /** The file's own lstat, or null when it went away or cannot be read since the folder was read. */
@@ -48,6 +50,7 @@ export async function scanProject(root: string, config: IntelConfig, options: Sc
       continue; // gone, not a folder, or unreadable
     }
     filter.listed(rel, entries.some((e) => e.name === '.gitignore'));
+    options.onListed?.(rel, entries);
     for (const entry of entries) {
       const child = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
