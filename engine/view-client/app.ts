@@ -156,7 +156,7 @@ function stem(name: string): string {
 function lead(name: string, other: string): string {
   let k = 1;
   while (k < name.length && other.startsWith(name.slice(0, k))) k++;
-  return k > 12 ? `${name.slice(0, 12)}…` : name.slice(0, k);
+  return k > 16 ? `${name.slice(0, 16)}…` : name.slice(0, k);
 }
 /** cuts sorted entries into `n` contiguous groups of about equal size, each a child folder of `parent` */
 function groupEntries(parent: Folder, entries: Entry[], n: number): Folder[] {
