@@ -153,8 +153,11 @@ runMain(async () => {
           steps.cluster = c;
           steps.open = await step('open', c.folder);
           steps.drawnAfterOpen = await page.evaluate(() => window.gsdView.cy.nodes().length);
-          // one level down: the largest cluster that opening drew (a sub-folder or a group of a large folder's entries)
-          const inner = await page.evaluate((f) => window.gsdView.clusters().filter((x) => x.folder.startsWith(`${f}/`)).sort((a, b) => b.count - a.count)[0], c.folder);
+          // the widest click: the closed cluster whose opening draws the most nodes (its files and sub-folders or groups)
+          const inner = await page.evaluate(() => {
+            const v = window.gsdView;
+            return v.entries && v.clusters().sort((a, b) => v.entries(b.folder) - v.entries(a.folder))[0];
+          });
           if (inner) {
             steps.inner = inner;
             const n = await page.evaluate(() => window.gsdView.cy.nodes().length);
@@ -188,7 +191,7 @@ runMain(async () => {
         `| ${r.name} | ${r.files.toLocaleString('en')} | ${r.edges.toLocaleString('en')} | ${r.mb.toFixed(2)} MB | ${r.clusters ? `yes (${r.drawn} / ${r.clusters})` : 'no'} | ${fmtMs(median(r.write))} | ${(median(r.write) / median(r.query)).toFixed(2)}× | ${fmtMs(median(r.ready))} | ${(median(r.ready) / median(r.baseline)).toFixed(2)}× | ${fmtMs(median(r.layout))} |`,
     ),
     '',
-    '| code base | select the largest drawn file | select the top hotspot | open the largest cluster (files; nodes drawn after) | open the largest cluster it drew (files; nodes it added) | close the first again | full layouts after the first |',
+    '| code base | select the largest drawn file | select the top hotspot | open the largest cluster (files; nodes drawn after) | then open the widest cluster (files; nodes it added) | close the first again | full layouts after the first |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
@@ -205,7 +208,7 @@ ${table}
 
 - *write*: the built CLI's \`intel view\` from process start to exit (graph.db read through IntelReader, hotspot counts, page data, ~0.6 MB of inlined script, atomic write). The baseline, \`intel query hotspots\`, starts the same CLI and loads the same graph.db.
 - *interactive*: \`performance.now()\` when the page has drawn its first layout and set \`gsdView.ready\` (navigation start = 0). The baseline is the same page script over an empty project: parsing and starting cytoscape and the bundle.
-- Interaction, each as *the call / until the next frame is drawn / chromium's CPU time* (the call returns, then two animation frames begin: cytoscape redraws in the first; the CPU time of all chromium's processes from the call to 400 ms after that frame, read with CDP \`SystemInfo.getProcessInfo\`), after the first drawing is on screen. A group's path is its folder's + \`//\` + its index (a folder of more than 120 entries opens into groups of them by name). *select the largest drawn file*: its blast radius (the engine's blastRadius, bundled in the page) restyles the drawing, no layout. *select the top hotspot*: the same for the most depended-on file; when it lies inside a closed folder, that folder opens as below. *open*: the largest cluster opens (then the largest cluster it drew, one level down) (its contents laid out alone, by cytoscape's concentric and grid layouts, the box put in the nearest free place), other folders closing first past 500 drawn nodes; *close*: its cluster back where it stood. *full layouts after the first*: fcose runs over the drawing during these steps (0: none).
+- Interaction, each as *the call / until the next frame is drawn / chromium's CPU time* (the call returns, then two animation frames begin: cytoscape redraws in the first; the CPU time of all chromium's processes from the call to 400 ms after that frame, read with CDP \`SystemInfo.getProcessInfo\`), after the first drawing is on screen. A group's path is its folder's + \`//\` + its index (a folder of more than 120 entries opens into groups of them by name). *select the largest drawn file*: its blast radius (the engine's blastRadius, bundled in the page) restyles the drawing, no layout. *select the top hotspot*: the same for the most depended-on file; when it lies inside a closed folder, that folder opens as below. *open*: the largest cluster opens (then the widest, the closed cluster whose opening draws the most nodes) (its contents laid out alone, by cytoscape's concentric and grid layouts, the box put in the nearest free place), other folders closing first past 500 drawn nodes; *close*: its cluster back where it stood. *full layouts after the first*: fcose runs over the drawing during these steps (0: none).
 - The mixed code base is zod, lodash, webpack and date-fns (without \`locale/\`) side by side in one project, made under \`bench/.work/graph-view/\` (not committed).
 
 <!-- graph-view:end -->`;

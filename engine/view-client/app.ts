@@ -908,6 +908,11 @@ const api = {
   hitClusters: () => cy.nodes('.cluster-hit').map((n) => n.data('folder') as string),
   clusters: () => cy.nodes('[kind = "cluster"]').map((n) => ({ folder: n.data('folder') as string, count: n.data('count') as number })),
   drawnFiles: () => cy.nodes('[kind = "file"]').map((n) => n.data('path') as string),
+  /** how many nodes opening a folder (by path) draws for it: its files and sub-folders or groups */
+  entries: (p: string) => {
+    const f = folderByPath.get(p);
+    return f ? f.files.length + f.folders.length : 0;
+  },
   /** the closed folder or group drawn for a file (its path), or null when the file itself is drawn */
   holder: (p: string) => {
     const rep = repOf(indexOf.get(p)!);
