@@ -349,7 +349,7 @@ const cy = cytoscape({
     { selector: '.dim', style: { opacity: 0.16 } },
     { selector: 'node.affected', style: { 'background-color': 'data(hl)', 'border-color': '#5a2a00' } },
     { selector: 'node.cluster-hit', style: { 'border-color': 'data(hl)', 'border-width': 5 } },
-    { selector: 'node.selected-file', style: { 'background-color': DEPTH_COLORS[0], 'border-color': '#1f2328', 'underlay-color': '#1f2328', 'underlay-opacity': 0.3, 'underlay-padding': 5 } },
+    { selector: 'node.selected-file', style: { 'background-color': DEPTH_COLORS[0], 'border-color': '#1f2328', 'underlay-color': '#1f2328', 'underlay-opacity': 0.3, 'underlay-padding': 5, 'underlay-shape': 'ellipse' } },
     { selector: 'edge.hot', style: { 'line-color': '#e07a2f', 'target-arrow-color': '#e07a2f', opacity: 0.9 } },
     { selector: 'node.found', style: { 'border-color': '#2f6fde', 'border-width': 4 } },
   ],
