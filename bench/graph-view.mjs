@@ -3,7 +3,9 @@
 // 700+-file code base (zod, webpack) and a ~5,500-file one made of four corpora side by side (zod + lodash + webpack
 // + date-fns without its locales; made under bench/.work/, not committed); and, on the loaded page, the time of each
 // interaction (select a drawn file, select the top hotspot, open the largest cluster, close it), as the call and until
-// the next frame is drawn, with the number of full layouts they ran.
+// the next frame is drawn, with the chromium CPU time each step used (all of chromium's processes, from the step to
+// 400 ms after its frame: unlike wall time, it hardly grows with the machine's load), and the number of full layouts
+// they ran.
 // Baselines taken in the same run, so that the figures survive a loaded machine:
 //   write:        `intel query hotspots --json` (same CLI start, same graph.db load, no page) -> ratio
 //   interactive:  the same page script over an empty project (parse + start of the 0.6 MB script, no graph) -> ratio
@@ -83,6 +85,9 @@ runMain(async () => {
   const { renderGraphPage } = await import(pathToFileURL(path.join(ROOT, 'dist', 'engine', 'src', 'view', 'page.js')).href);
   const browser = await launchBrowser();
   if ('skip' in browser) throw new Error(browser.skip);
+  // CPU seconds used so far by all of chromium's processes (browser, renderers, GPU/raster)
+  const cdp = await browser.newBrowserCDPSession();
+  const cpuMs = async () => 1000 * (await cdp.send('SystemInfo.getProcessInfo')).processInfo.reduce((n, p) => n + p.cpuTime, 0);
   const machine = machineInfo();
   const chromeVersion = browser.version();
   const rows = [];
@@ -96,7 +101,7 @@ runMain(async () => {
       const build = JSON.parse(cli(['intel', 'build', root, '--json'], root).stdout);
       const out = path.join(root, '.planning', 'intel', 'graph-view.html');
       const hot = JSON.parse(cli(['intel', 'query', 'hotspots', '--limit', '1', '--json'], root).stdout).hotspots[0]?.path;
-      const r = { name, files: build.files, write: [], query: [], ready: [], baseline: [], layout: [], select: [], selectDrawn: [], open: [], close: [] };
+      const r = { name, files: build.files, write: [], query: [], ready: [], baseline: [], layout: [], select: [], selectDrawn: [], open: [], open2: [], close: [] };
       for (let i = 0; i < opts.runs; i++) {
         log(`graph-view: ${name}: round ${i + 1}/${opts.runs}`);
         r.query.push(cli(['intel', 'query', 'hotspots', '--json'], root).ms);
@@ -114,36 +119,58 @@ runMain(async () => {
         r.drawn = loaded.drawnFiles;
         r.clusters = loaded.clusters;
         const { page } = loaded;
-        const steps = await page.evaluate(async (hot) => {
-          const v = window.gsdView;
-          // [the call, until the next frame is drawn]: after the call returns, two animation frames (the one in which
-          // cytoscape redraws, then the next) have begun
-          const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-          const time = async (fn) => {
-            const t = performance.now();
-            await fn();
-            const call = performance.now() - t;
-            await frame();
-            return [call, performance.now() - t];
-          };
-          await frame(); // the first drawing on screen
-          const out = {};
-          const drawn = v.cy.nodes('[kind = "file"]').sort((a, b) => b.data('size') - a.data('size'))[0]?.data('path');
-          if (drawn) out.selectDrawn = await time(() => v.selectFile(drawn));
-          if (hot) out.select = await time(() => v.selectFile(hot));
-          await v.selectFile(drawn ?? hot);
-          const [c] = v.clusters().sort((a, b) => b.count - a.count);
-          if (c) {
-            out.cluster = c;
-            out.open = await time(() => v.openFolder(c.folder));
-            out.drawnAfterOpen = v.cy.nodes().length;
-            if (v.closeFolder) out.close = await time(() => v.closeFolder(c.folder)); // pages older than 10f0edd have none
+        // each step in its own evaluate, chromium's CPU time read around it: [call, until the next frame, CPU]
+        const step = async (name, arg) => {
+          const before = await cpuMs();
+          const t = await page.evaluate(
+            async ([name, arg]) => {
+              const v = window.gsdView;
+              // after the call returns, two animation frames (the one in which cytoscape redraws, then the next) begin
+              const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+              const t0 = performance.now();
+              if (name === 'select') v.selectFile(arg);
+              else if (name === 'open') v.openFolder(arg);
+              else v.closeFolder(arg);
+              const call = performance.now() - t0;
+              await frame();
+              const next = performance.now() - t0;
+              await new Promise((r) => setTimeout(r, 400)); // what the frame left for later (layers refined when idle)
+              return [call, next];
+            },
+            [name, arg],
+          );
+          return [...t, (await cpuMs()) - before];
+        };
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 400))))); // the first drawing on screen
+        const steps = {};
+        const drawn = await page.evaluate(() => window.gsdView.cy.nodes('[kind = "file"]').sort((a, b) => b.data('size') - a.data('size'))[0]?.data('path'));
+        if (drawn) steps.selectDrawn = await step('select', drawn);
+        if (hot) steps.select = await step('select', hot);
+        await step('select', drawn ?? hot);
+        const largest = () => page.evaluate(() => window.gsdView.clusters().sort((a, b) => b.count - a.count)[0]);
+        const c = await largest();
+        if (c) {
+          steps.cluster = c;
+          steps.open = await step('open', c.folder);
+          steps.drawnAfterOpen = await page.evaluate(() => window.gsdView.cy.nodes().length);
+          // the widest click: the closed cluster whose opening draws the most nodes (its files and sub-folders or groups)
+          const inner = await page.evaluate(() => {
+            const v = window.gsdView;
+            return v.entries && v.clusters().sort((a, b) => v.entries(b.folder) - v.entries(a.folder))[0];
+          });
+          if (inner) {
+            steps.inner = inner;
+            const n = await page.evaluate(() => window.gsdView.cy.nodes().length);
+            steps.open2 = await step('open', inner.folder);
+            steps.addedByOpen2 = (await page.evaluate(() => window.gsdView.cy.nodes().length)) - n;
           }
-          out.layoutRuns = v.layoutRuns();
-          return out;
-        }, hot);
-        for (const k of ['select', 'selectDrawn', 'open', 'close']) if (steps[k]) r[k].push(steps[k]);
+          steps.close = await step('close', c.folder);
+        }
+        steps.layoutRuns = await page.evaluate(() => window.gsdView.layoutRuns());
+        for (const k of ['select', 'selectDrawn', 'open', 'open2', 'close']) if (steps[k]) r[k].push(steps[k]);
         r.cluster = steps.cluster;
+        r.inner = steps.inner;
+        r.addedByOpen2 = steps.addedByOpen2;
         r.drawnAfterOpen = steps.drawnAfterOpen;
         r.layoutRuns = steps.layoutRuns;
         await page.close();
@@ -155,7 +182,7 @@ runMain(async () => {
     await browser.close();
   }
   // a step as "call / to the next frame", medians
-  const step = (xs) => (xs.length ? `${fmtMs(median(xs.map((x) => x[0])))} / ${fmtMs(median(xs.map((x) => x[1])))}` : '—');
+  const step = (xs) => (xs.length ? `${fmtMs(median(xs.map((x) => x[0])))} / ${fmtMs(median(xs.map((x) => x[1])))} / ${fmtMs(median(xs.map((x) => x[2])))}` : '—');
   const table = [
     '| code base | files | imports | page | clustered (files drawn / closed folders) | write (`intel view`, wall) | ÷ `intel query hotspots` | interactive (navigation → ready) | ÷ empty page | first layout |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|',
@@ -164,11 +191,11 @@ runMain(async () => {
         `| ${r.name} | ${r.files.toLocaleString('en')} | ${r.edges.toLocaleString('en')} | ${r.mb.toFixed(2)} MB | ${r.clusters ? `yes (${r.drawn} / ${r.clusters})` : 'no'} | ${fmtMs(median(r.write))} | ${(median(r.write) / median(r.query)).toFixed(2)}× | ${fmtMs(median(r.ready))} | ${(median(r.ready) / median(r.baseline)).toFixed(2)}× | ${fmtMs(median(r.layout))} |`,
     ),
     '',
-    '| code base | select the largest drawn file | select the top hotspot | open the largest cluster (files; nodes drawn after) | close it again | full layouts after the first |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| code base | select the largest drawn file | select the top hotspot | open the largest cluster (files; nodes drawn after) | then open the widest cluster (files; nodes it added) | close the first again | full layouts after the first |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${step(r.selectDrawn)} | ${step(r.select)} | ${step(r.open)}${r.cluster ? ` (\`${r.cluster.folder}/\`, ${r.cluster.count.toLocaleString('en')}; ${r.drawnAfterOpen})` : ''} | ${step(r.close)} | ${r.layoutRuns - 1} |`,
+        `| ${r.name} | ${step(r.selectDrawn)} | ${step(r.select)} | ${step(r.open)}${r.cluster ? ` (\`${r.cluster.folder}/\`, ${r.cluster.count.toLocaleString('en')}; ${r.drawnAfterOpen})` : ''} | ${step(r.open2)}${r.inner ? ` (\`${r.inner.folder}/\`, ${r.inner.count.toLocaleString('en')}; ${r.addedByOpen2})` : ''} | ${step(r.close)} | ${r.layoutRuns - 1} |`,
     ),
   ].join('\n');
   const section = `<!-- graph-view:start -->
@@ -181,7 +208,7 @@ ${table}
 
 - *write*: the built CLI's \`intel view\` from process start to exit (graph.db read through IntelReader, hotspot counts, page data, ~0.6 MB of inlined script, atomic write). The baseline, \`intel query hotspots\`, starts the same CLI and loads the same graph.db.
 - *interactive*: \`performance.now()\` when the page has drawn its first layout and set \`gsdView.ready\` (navigation start = 0). The baseline is the same page script over an empty project: parsing and starting cytoscape and the bundle.
-- Interaction, each as *the call / until the next frame is drawn* (the call returns, then two animation frames begin: cytoscape redraws in the first), after the first drawing is on screen. *select the largest drawn file*: its blast radius (the engine's blastRadius, bundled in the page) restyles the drawing, no layout. *select the top hotspot*: the same for the most depended-on file; when it lies inside a closed folder, that folder opens as below. *open*: the largest cluster opens (its contents laid out alone, by cytoscape's concentric and grid layouts, the box put in the nearest free place), other folders closing first past 500 drawn nodes; *close*: its cluster back where it stood. *full layouts after the first*: fcose runs over the drawing during these steps (0: none).
+- Interaction, each as *the call / until the next frame is drawn / chromium's CPU time* (the call returns, then two animation frames begin: cytoscape redraws in the first; the CPU time of all chromium's processes from the call to 400 ms after that frame, read with CDP \`SystemInfo.getProcessInfo\`), after the first drawing is on screen. A group's path is its folder's + \`//\` + its index (a folder of more than 120 entries opens into groups of them by name). *select the largest drawn file*: its blast radius (the engine's blastRadius, bundled in the page) restyles the drawing, no layout. *select the top hotspot*: the same for the most depended-on file; when it lies inside a closed folder, that folder opens as below. *open*: the largest cluster opens (then the widest, the closed cluster whose opening draws the most nodes) (its contents laid out alone, by cytoscape's concentric and grid layouts, the box put in the nearest free place), other folders closing first past 500 drawn nodes; *close*: its cluster back where it stood. *full layouts after the first*: fcose runs over the drawing during these steps (0: none).
 - The mixed code base is zod, lodash, webpack and date-fns (without \`locale/\`) side by side in one project, made under \`bench/.work/graph-view/\` (not committed).
 
 <!-- graph-view:end -->`;

@@ -21,13 +21,18 @@ import type { GraphViewData } from '../src/view/graph-data.js';
 cytoscape.use(fcose);
 
 const INITIAL_NODES = 160;
+/** the most nodes one click draws: a folder with more entries opens into groups of them by name (splitLarge) */
+const CAP = 120;
+/** groups are cut this large, leaving room to keep one stem's files together */
+const GROUP = CAP - 10;
 const MAX_NODES = 500;
-/** a selection opens the folders holding the file only if that draws at most this many nodes more */
-const REVEAL_NODES = 200;
+/** a selection opens the folders holding the file only if that draws at most this many nodes more (as a click) */
+const REVEAL_NODES = CAP;
 const LIST_CAP = 150;
 const TYPE_COLORS: Record<string, string> = { source: '#4c78a8', test: '#54a24b', types: '#b279a2', config: '#9d755d', script: '#8c8c8c' };
 const DEPTH_COLORS = ['#d1495b', '#f58518', '#f2a541', '#f6d55c', '#fbe9a6'];
 const depthColor = (d: number) => DEPTH_COLORS[Math.min(d, DEPTH_COLORS.length - 1)];
+const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 const data = JSON.parse(document.getElementById('gsd-data')!.textContent!) as GraphViewData;
 const N = data.files.length;
@@ -62,12 +67,16 @@ const shimReader = {
 
 // ------------------------------------------------------------------ folders
 interface Folder {
+  /** the folder's path; a group's is its parent's + `//` + its index (`//` is in no project path) */
   path: string;
+  /** the last part of the path (`src/lib` for a chain drawn as one); a group's range of names, `add–clo` */
   name: string;
   parent: Folder | null;
   folders: Folder[];
   files: number[];
   count: number;
+  /** a group of a large folder's entries by name, not a folder of the project */
+  group?: boolean;
 }
 const root: Folder = { path: '', name: data.project, parent: null, folders: [], files: [], count: 0 };
 const folderOf: Folder[] = new Array(N);
@@ -100,14 +109,92 @@ const folderOf: Folder[] = new Array(N);
     f.folders.forEach(compress);
   };
   compress(root);
+  const sort = (f: Folder) => {
+    f.folders.sort((a, b) => (a.name < b.name ? -1 : 1));
+    f.files.sort((a, b) => (basename(paths[a]) < basename(paths[b]) ? -1 : 1));
+    f.folders.forEach(sort);
+  };
+  sort(root);
+  splitLarge(root);
   const fill = (f: Folder): number => {
     for (const i of f.files) folderOf[i] = f;
     f.count = f.files.length + f.folders.reduce((n, c) => n + fill(c), 0);
-    f.folders.sort((a, b) => (a.name < b.name ? -1 : 1));
     return f.count;
   };
   fill(root);
 }
+/**
+ * Bounds what one click draws: a folder with more than CAP entries (files and sub-folders) opens into groups of its
+ * entries by name instead, each of at most CAP (groups of groups past CAP² entries), so opening any cluster adds at
+ * most CAP nodes. Its sub-folders stay whole beside groups of its files when they fit (split by sub-folder first),
+ * else everything is grouped. Groups are contiguous ranges of the sorted names, never splitting files of one stem
+ * (`add.js`, `add.d.ts`), named like a dictionary's guide words by the shortest prefixes that tell them apart.
+ */
+function splitLarge(f: Folder) {
+  f.folders.forEach(splitLarge);
+  const entries = f.files.length + f.folders.length;
+  if (entries <= CAP) return;
+  if (f.folders.length + Math.ceil(f.files.length / GROUP) <= CAP) {
+    const groups = groupEntries(f, f.files.map((i) => ({ name: basename(paths[i]), file: i })), Math.ceil(f.files.length / GROUP));
+    f.files = [];
+    f.folders = [...f.folders, ...groups].sort((a, b) => (a.name < b.name ? -1 : 1));
+  } else {
+    const all: Entry[] = [...f.folders.map((c) => ({ name: c.name, folder: c })), ...f.files.map((i) => ({ name: basename(paths[i]), file: i }))];
+    all.sort((a, b) => (a.name < b.name ? -1 : 1));
+    f.files = [];
+    f.folders = groupEntries(f, all, Math.min(CAP, Math.ceil(entries / GROUP)));
+    f.folders.forEach(splitLarge);
+  }
+}
+type Entry = { name: string; file?: number; folder?: Folder };
+/** a file name up to its first dot: `add` for add.js and add.d.ts */
+function stem(name: string): string {
+  const dot = name.indexOf('.', 1);
+  return dot < 0 ? name : name.slice(0, dot);
+}
+/** the shortest prefix of `name` that `other` does not start with (a guide word) */
+function lead(name: string, other: string): string {
+  let k = 1;
+  while (k < name.length && other.startsWith(name.slice(0, k))) k++;
+  return k > 16 ? `${name.slice(0, 16)}…` : name.slice(0, k);
+}
+/** cuts sorted entries into `n` contiguous groups of about equal size, each a child folder of `parent` */
+function groupEntries(parent: Folder, entries: Entry[], n: number): Folder[] {
+  const cuts = [0];
+  for (let g = 1; g < n; g++) {
+    let at = Math.max(cuts[cuts.length - 1] + 1, Math.round((g * entries.length) / n));
+    // keep one stem's files together, unless that would make a group more than a few entries larger
+    for (let k = 0; k < 8 && at < entries.length && stem(entries[at].name) === stem(entries[at - 1].name); k++) at++;
+    if (at < entries.length) cuts.push(at);
+  }
+  cuts.push(entries.length);
+  const groups: Folder[] = [];
+  for (let g = 0; g + 1 < cuts.length; g++) {
+    const part = entries.slice(cuts[g], cuts[g + 1]);
+    const first = part[0].name;
+    const last = part[part.length - 1].name;
+    const name = `${lead(first, entries[cuts[g] - 1]?.name ?? last)}–${lead(last, entries[cuts[g + 1]]?.name ?? first)}`;
+    const group: Folder = { path: `${parent.path}//${g}`, name, parent, folders: [], files: [], count: 0, group: true };
+    for (const e of part) {
+      if (e.file !== undefined) group.files.push(e.file);
+      else {
+        e.folder!.parent = group;
+        group.folders.push(e.folder!);
+      }
+    }
+    groups.push(group);
+  }
+  return groups;
+}
+/** what a folder is called on its box and in the tooltip: `src/lib/`, a group `date-fns/ add–clo` */
+function title(f: Folder): string {
+  if (!f.group) return `${f.path || f.name}/`;
+  let real = f.parent!;
+  while (real.group) real = real.parent!;
+  return `${title(real)} ${f.name}`;
+}
+/** the first line of a cluster's label */
+const clusterName = (f: Folder) => (f.group ? f.name : `${f.name}/`);
 const folderByPath = new Map<string, Folder>();
 (function index(f: Folder) {
   folderByPath.set(f.path, f);
@@ -189,10 +276,9 @@ function reveal(target: Folder, budget = Infinity): Change | null {
 function placeOf(f: Folder): cytoscape.Position {
   const at = openedAt.get(f);
   if (at) return at;
-  const prefix = `${f.path}/`;
   const mine = cy.nodes().filter((n) => {
-    const p = (n.data('path') ?? n.data('folder')) as string;
-    return p === f.path || p.startsWith(prefix);
+    const kind = n.data('kind');
+    return isAncestor(f, kind === 'file' ? folderOf[n.data('file') as number] : folderByPath.get(n.data('folder') as string)!);
   });
   const bb = mine.boundingBox();
   return mine.nonempty() ? { x: (bb.x1 + bb.x2) / 2, y: (bb.y1 + bb.y2) / 2 } : { x: 0, y: 0 };
@@ -207,7 +293,6 @@ function collapse(f: Folder): Change {
 // ------------------------------------------------------------------ drawing
 const fileSize = (i: number) => Math.round(14 + 46 * Math.sqrt(transitive[i] / maxTransitive));
 const clusterSize = (f: Folder) => Math.round(Math.min(130, 34 + 7 * Math.sqrt(f.count)));
-const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 const cy = cytoscape({
   container: document.getElementById('graph'),
@@ -217,11 +302,14 @@ const cy = cytoscape({
   autoungrabify: false,
   hideEdgesOnViewport: edgeCount > 4000,
   textureOnViewport: N > 2000,
+  // on a high-density screen a large project's dense drawing is rasterised at 1x: a pan at device pixel ratio 2 took
+  // ~35 % less of chromium's CPU, the page's start ~15 % less (bench/RESULTS.md, issue 18 third round)
+  pixelRatio: N > 2000 ? 1 : 'auto',
   style: [
     { selector: 'node', style: { label: 'data(label)', 'font-size': 11, color: '#30363d', 'min-zoomed-font-size': 6, 'text-wrap': 'ellipsis', 'text-max-width': '140px' } },
     {
       selector: 'node[kind = "file"]',
-      style: { width: 'data(size)', height: 'data(size)', 'background-color': 'data(color)', 'text-valign': 'bottom', 'text-margin-y': 3, 'border-width': 1, 'border-color': '#ffffff' },
+      style: { width: 'data(size)', height: 'data(size)', 'background-color': 'data(color)', 'text-valign': 'bottom', 'text-margin-y': 3, 'border-width': 1.5, 'border-color': '#ffffff' },
     },
     {
       selector: 'node[kind = "cluster"]',
@@ -256,11 +344,13 @@ const cy = cytoscape({
       },
     },
     { selector: 'edge', style: { width: 'data(width)', 'line-color': '#b9c1ca', 'curve-style': 'straight', 'target-arrow-shape': 'triangle', 'target-arrow-color': '#b9c1ca', 'arrow-scale': 0.6, opacity: 0.55 } },
+    // the highlight classes change colours and opacity only: a change of border width, font weight, label or z-index
+    // makes cytoscape recompute bounds (of the folder box too) or the drawing order of everything on the next frame
     { selector: '.dim', style: { opacity: 0.16 } },
-    { selector: 'node.affected', style: { 'background-color': 'data(hl)', 'border-color': '#5a2a00', 'border-width': 1.5, opacity: 1 } },
-    { selector: 'node.cluster-hit', style: { 'border-color': 'data(hl)', 'border-width': 5, opacity: 1 } },
-    { selector: 'node.selected-file', style: { 'background-color': DEPTH_COLORS[0], 'border-color': '#1f2328', 'border-width': 3, opacity: 1, 'z-index': 10, 'font-weight': 'bold' } },
-    { selector: 'edge.hot', style: { 'line-color': '#e07a2f', 'target-arrow-color': '#e07a2f', opacity: 0.9, 'z-index': 5 } },
+    { selector: 'node.affected', style: { 'background-color': 'data(hl)', 'border-color': '#5a2a00' } },
+    { selector: 'node.cluster-hit', style: { 'border-color': 'data(hl)', 'border-width': 5 } },
+    { selector: 'node.selected-file', style: { 'background-color': DEPTH_COLORS[0], 'border-color': '#1f2328', 'underlay-color': '#1f2328', 'underlay-opacity': 0.3, 'underlay-padding': 5, 'underlay-shape': 'ellipse' } },
+    { selector: 'edge.hot', style: { 'line-color': '#e07a2f', 'target-arrow-color': '#e07a2f', opacity: 0.9 } },
     { selector: 'node.found', style: { 'border-color': '#2f6fde', 'border-width': 4 } },
   ],
 });
@@ -284,8 +374,8 @@ function elements(): cytoscape.ElementDefinition[] {
   for (const f of expanded) {
     const closed = f.folders.filter((c) => !isOpen(c));
     const box = f === root || (f.files.length === 0 && closed.length === 0) ? undefined : `d:${f.path}`;
-    if (box) els.push({ group: 'nodes', data: { id: box, label: `${f.path}/`, kind: 'dir', folder: f.path } });
-    for (const c of closed) els.push({ group: 'nodes', data: { id: `c:${c.path}`, label: `${c.name}/\n${c.count} files`, kind: 'cluster', folder: c.path, size: clusterSize(c), count: c.count, parent: box } });
+    if (box) els.push({ group: 'nodes', data: { id: box, label: title(f), kind: 'dir', folder: f.path } });
+    for (const c of closed) els.push({ group: 'nodes', data: { id: `c:${c.path}`, label: `${clusterName(c)}\n${c.count} files`, kind: 'cluster', folder: c.path, size: clusterSize(c), count: c.count, parent: box } });
     for (const i of f.files) els.push({ group: 'nodes', data: { id: `f:${i}`, label: basename(paths[i]), kind: 'file', file: i, path: paths[i], size: fileSize(i), color: TYPE_COLORS[typeOf[i]] ?? '#888', parent: box } });
   }
   const reps = new Array<string>(N);
@@ -568,7 +658,7 @@ function applyHighlight() {
       const f = folderByPath.get(n.data('folder'))!;
       const hit = clusterHits.get(n.id());
       const holds = holder === n.id();
-      const label = `${f.name}/\n${f.count} files${hit ? `\n${hit.n} affected` : ''}${holds ? `\nholds ${basename(paths[selected!])}` : ''}`;
+      const label = `${clusterName(f)}\n${f.count} files${hit ? `\n${hit.n} affected` : ''}${holds ? `\nholds ${basename(paths[selected!])}` : ''}`;
       if (selected === null) mark(n, '', { label });
       else if (hit || holds) mark(n, 'cluster-hit', { hl: depthColor(holds ? 0 : hit!.depth), label });
       else return void mark(n, 'dim', { label });
@@ -657,7 +747,7 @@ cy.on('mouseover', 'node', (ev) => {
     html = `<b>${esc(paths[i])}</b><br>${esc(data.files[i][4] || '(no purpose recorded)')}<br><i>${data.files[i][2]} direct, ${transitive[i]} transitive dependents${d ? ` · depth ${d} of the blast radius` : ''}</i>`;
   } else {
     const f = folderByPath.get(n.data('folder'))!;
-    html = `<b>${esc(f.path || f.name)}/</b><br>${f.count} files · ${kind === 'cluster' ? 'click to open' : 'double-click to close'}`;
+    html = `<b>${esc(title(f))}</b><br>${f.count} files · ${kind === 'cluster' ? 'click to open' : 'double-click to close'}`;
   }
   tip.innerHTML = html;
   tip.hidden = false;
@@ -674,14 +764,23 @@ function closeFolderAt(folderPath: string) {
   if (!f || f === root || !isOpen(f) || (selected !== null && isAncestor(f, folderOf[selected]))) return;
   update(collapse(f));
 }
-const isAncestor = (a: Folder, b: Folder) => {
+function isAncestor(a: Folder, b: Folder): boolean {
   for (let f: Folder | null = b; f; f = f.parent) if (f === a) return true;
   return false;
-};
+}
 
+/**
+ * Opens a cluster (a click on it). When it holds the selected file, it opens down towards that file as far as one
+ * click's budget allows, so a file deep in groups of a large folder is reached in as few clicks as possible.
+ */
 function openFolder(folderPath: string) {
   const f = folderByPath.get(folderPath);
-  const change = f && reveal(f);
+  if (!f) return;
+  let change: Change | null = null;
+  if (selected !== null && isAncestor(f, folderOf[selected])) {
+    for (let g: Folder | null = folderOf[selected]; g && g !== f && !change; g = g.parent) change = reveal(g, CAP);
+  }
+  change ??= reveal(f);
   if (change) update(change);
 }
 
@@ -755,12 +854,15 @@ input.addEventListener('blur', () => setTimeout(() => (results.hidden = true), 1
 const folderTotal = folderByPath.size - 1;
 document.getElementById('stats')!.textContent = `${N.toLocaleString('en')} files · ${edgeCount.toLocaleString('en')} imports · ${folderTotal.toLocaleString('en')} folders`;
 const notice = document.getElementById('notice')!;
+/** a group of a large folder's entries, for the notice's example (the first of the largest such folder) */
+const grouped = [...folderByPath.values()].filter((f) => f.group && !f.parent!.group).sort((a, b) => b.parent!.count - a.parent!.count)[0];
 function updateNotice() {
   const closed = cy.nodes('[kind = "cluster"]').length;
   notice.hidden = closed === 0;
   notice.id = 'notice';
   notice.textContent = closed
-    ? `Too large to draw whole: ${N.toLocaleString('en')} files, so folders are drawn as clusters (${closed} closed, ${cy.nodes('[kind = "file"]').length} files shown). Click a cluster to open it; double-click an open folder to close it.`
+    ? `Too large to draw whole: ${N.toLocaleString('en')} files, so folders are drawn as clusters (${closed} closed, ${cy.nodes('[kind = "file"]').length} files shown). Click a cluster to open it; double-click an open folder to close it.` +
+      (grouped ? ` Folders of more than ${CAP} entries open into groups by name (${grouped.name} in ${title(grouped.parent!)}), so one click draws at most ${CAP}.` : '')
     : '';
 }
 document.getElementById('legend')!.innerHTML =
@@ -806,6 +908,16 @@ const api = {
   hitClusters: () => cy.nodes('.cluster-hit').map((n) => n.data('folder') as string),
   clusters: () => cy.nodes('[kind = "cluster"]').map((n) => ({ folder: n.data('folder') as string, count: n.data('count') as number })),
   drawnFiles: () => cy.nodes('[kind = "file"]').map((n) => n.data('path') as string),
+  /** how many nodes opening a folder (by path) draws for it: its files and sub-folders or groups */
+  entries: (p: string) => {
+    const f = folderByPath.get(p);
+    return f ? f.files.length + f.folders.length : 0;
+  },
+  /** the closed folder or group drawn for a file (its path), or null when the file itself is drawn */
+  holder: (p: string) => {
+    const rep = repOf(indexOf.get(p)!);
+    return rep.startsWith('c:') ? rep.slice(2) : null;
+  },
   /** full layouts (the first drawing, Collapse all) and incremental changes (a folder opened or closed) */
   layoutRuns: () => layoutRuns,
   changes: () => changes,

@@ -277,37 +277,125 @@ describe('the graph page in headless chromium', { timeout: 600_000 }, () => {
     });
   });
 
-  describe('a file inside a folder too large to open on selection', () => {
+  describe('folders too large to open in one click (3,000 files in one folder and its sub-folder): groups by name', () => {
+    const CAP = 120;
+    let reader: IntelReader;
     let loaded: Loaded;
+    /** the drawn node count, then a click (a real one) on a cluster; returns how many nodes the click added */
+    async function open(page: Page, folder: string): Promise<number> {
+      const before: number = await page.evaluate(() => window.gsdView.cy.nodes().length);
+      await clickNode(page, `c:${folder}`);
+      await page.waitForFunction((id) => window.gsdView.cy.getElementById(id).empty(), `c:${folder}`);
+      return (await page.evaluate(() => window.gsdView.cy.nodes().length)) - before;
+    }
+    /** clicks the cluster marked as holding the selected file until the file is drawn; returns what each click added */
+    async function openTowards(page: Page, file: string): Promise<number[]> {
+      const added: number[] = [];
+      for (let k = 0; k < 6; k++) {
+        const holder: string | null = await page.evaluate((p) => window.gsdView.holder(p), file);
+        if (holder === null) return added;
+        assert.match(await page.evaluate((id) => window.gsdView.cy.getElementById(id).data('label'), `c:${holder}`), new RegExp(`holds ${path.posix.basename(file).replace('.', '\\.')}`));
+        added.push(await open(page, holder));
+      }
+      assert.fail(`${file} is still not drawn after 6 clicks`);
+    }
+    async function collapseAll(page: Page) {
+      const runs: number = await page.evaluate(() => window.gsdView.layoutRuns());
+      await page.locator('#collapse').click();
+      await page.waitForFunction((n) => window.gsdView.layoutRuns() > n && window.gsdView.cy.nodes('[kind = "file"]').length === 0, runs);
+    }
     before(async () => {
       if (skip) return;
       const files: Record<string, string> = { 'core/hub.ts': '/** The hub. */\nexport const hub = 1;\n' };
-      for (let i = 0; i < 210; i++) files[`big/b${i}.ts`] = `import { hub } from '../core/hub';\nexport const b${i} = hub + ${i};\n`;
+      const pad = (i: number) => String(i).padStart(4, '0');
+      for (let i = 0; i < 2000; i++) files[`big/b${pad(i)}.ts`] = `import { hub } from '../core/hub';\nexport const b${pad(i)} = hub + ${i};\n`;
+      // big/deep/d0777.ts imports big/b0042.ts: a dependent two levels of groups down
+      for (let i = 0; i < 1000; i++) files[`big/deep/d${pad(i)}.ts`] = `import { hub } from '../../core/hub';\n${i === 777 ? "import { b0042 } from '../b0042';\n" : ''}export const deepItem${pad(i)} = hub;\n`;
       const root = tempProject(files);
       await buildIntel(root);
+      reader = await openIntel(root);
       loaded = await load(browser!, writePage(root));
     });
     after(async () => {
       await loaded?.page.close();
+      reader?.close();
     });
 
-    it('selecting it marks the cluster that holds it and moves nothing; a click then opens it', async (t) => {
+    it('a big folder opens into groups by name of at most the cap, each opening the same way; the page says so', async (t) => {
       if (skip) return t.skip(skip);
       const { page } = loaded;
-      assert.deepEqual(await page.evaluate(() => window.gsdView.clusters()), [{ folder: 'big', count: 210 }]);
+      assert.deepEqual(loaded.problems, []);
+      assert.match((await page.locator('#notice').textContent())!, new RegExp(`Folders of more than ${CAP} entries open into groups by name \\(b00–b0\\d+ in big/\\), so one click draws at most ${CAP}`));
+      await collapseAll(page);
+      assert.deepEqual(await page.evaluate(() => window.gsdView.clusters()), [
+        { folder: 'big', count: 3000 },
+        { folder: 'core', count: 1 },
+      ]);
       const before: Positions = await page.evaluate(() => window.gsdView.positions());
-      const changes: number = await page.evaluate(() => window.gsdView.changes());
-      await page.evaluate(() => window.gsdView.selectFile('big/b5.ts'));
-      assert.equal(await page.locator('#sel-path').textContent(), 'big/b5.ts');
-      assert.deepEqual(await page.evaluate(() => window.gsdView.positions()), before);
-      assert.equal(await page.evaluate(() => window.gsdView.changes()), changes, 'no folder opened');
-      assert.deepEqual(await page.evaluate(() => window.gsdView.hitClusters()), ['big']);
-      assert.match(await page.evaluate(() => window.gsdView.cy.getElementById('c:big').data('label')), /holds b5\.ts/);
-      await clickNode(page, 'c:big');
-      await page.waitForFunction(() => window.gsdView.drawnFiles().includes('big/b5.ts'));
-      const opened: Positions = await page.evaluate(() => window.gsdView.positions());
-      assert.deepEqual(opened['core/hub.ts'], before['core/hub.ts'], 'the hub did not move');
-      assert.equal(await page.evaluate(() => window.gsdView.highlighted().find((x: { path: string }) => x.path === 'big/b5.ts')?.depth), 0, 'once drawn, it is shown selected');
+      assert.ok((await open(page, 'big')) <= CAP, 'opening big/ draws at most the cap');
+      const groups: Array<{ folder: string; count: number }> = await page.evaluate(() => window.gsdView.clusters());
+      const labels: string[] = await page.evaluate(() => window.gsdView.cy.nodes('[kind = "cluster"]').map((n: any) => n.data('label')));
+      assert.ok(labels.includes('deep/\n1000 files'), 'the sub-folder stays whole');
+      assert.ok(labels.some((l) => /^b00–b0\d+\n\d+ files$/.test(l)), `groups are named by the range of names they hold: ${labels.join(' | ')}`);
+      assert.equal(groups.filter((g) => g.folder !== 'core').reduce((n, g) => n + g.count, 0), 3000, 'the groups hold every file of big/');
+      assert.ok(groups.every((g) => g.count <= CAP || g.folder === 'big/deep'), 'no group holds more than the cap');
+      const after: Positions = await page.evaluate(() => window.gsdView.positions());
+      assert.deepEqual(after['core/'], before['core/'], 'nothing outside it moved');
+      const group = groups.find((g) => g.folder.startsWith('big//'))!;
+      assert.ok((await open(page, group.folder)) <= CAP, 'opening a group draws at most the cap');
+      assert.ok((await open(page, 'big/deep')) <= CAP, 'opening the large sub-folder draws at most the cap (its groups)');
+      const deepGroup = ((await page.evaluate(() => window.gsdView.clusters())) as Array<{ folder: string }>).find((g) => g.folder.startsWith('big/deep//'))!;
+      assert.ok((await open(page, deepGroup.folder)) <= CAP, "opening one of the sub-folder's groups draws at most the cap");
+      assert.deepEqual(loaded.problems, []);
+    });
+
+    it('search finds a file deep in groups; each click on the cluster marked as holding it opens towards it', async (t) => {
+      if (skip) return t.skip(skip);
+      const { page } = loaded;
+      await collapseAll(page);
+      await page.locator('#search').fill('');
+      await page.locator('#search').pressSequentially('deepItem0777');
+      assert.match((await page.locator('#results li').first().textContent())!, /^big\/deep\/d0777\.tsexports deepItem0777$/);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('sel-path')?.textContent === 'big/deep/d0777.ts');
+      assert.equal(await page.evaluate(() => window.gsdView.holder('big/deep/d0777.ts')), 'big', 'opening big/, big/deep/ and a group at once would draw more than a click: big/ is marked');
+      const added = await openTowards(page, 'big/deep/d0777.ts');
+      assert.ok(added.length >= 1 && added.every((n) => n <= CAP), `each click draws at most the cap: ${added.join(', ')}`);
+      assert.ok((await page.evaluate(() => window.gsdView.drawnFiles())).includes('big/deep/d0777.ts'));
+      assert.deepEqual(await drawnRadius(page), { 'big/deep/d0777.ts': 0 });
+      assert.deepEqual(loaded.problems, []);
+    });
+
+    it('the blast radius reaches a dependent inside a group of a sub-folder: its clusters are marked, opening them shows it by depth', async (t) => {
+      if (skip) return t.skip(skip);
+      const { page } = loaded;
+      await collapseAll(page);
+      await page.evaluate(() => window.gsdView.selectFile('big/b0042.ts'));
+      const expected = engineRadius(reader, 'big/b0042.ts');
+      assert.deepEqual(expected, { 'big/b0042.ts': 0, 'big/deep/d0777.ts': 1 });
+      const check = async () => {
+        const drawn = new Set<string>(await page.evaluate(() => window.gsdView.drawnFiles()));
+        assert.deepEqual(await drawnRadius(page), Object.fromEntries(Object.entries(expected).filter(([p]) => drawn.has(p))));
+        const hit = new Set<string>(await page.evaluate(() => window.gsdView.hitClusters()));
+        for (const p of Object.keys(expected)) {
+          const holder: string | null = await page.evaluate((p) => window.gsdView.holder(p), p);
+          assert.ok(holder === null || hit.has(holder), `${p} is drawn or inside a cluster marked as hit`);
+        }
+        const clusters: Array<{ folder: string }> = await page.evaluate(() => window.gsdView.clusters());
+        const holders = new Set(await Promise.all(Object.keys(expected).map((p) => page.evaluate((p) => window.gsdView.holder(p), p))));
+        for (const c of clusters) assert.equal(hit.has(c.folder), holders.has(c.folder), `${c.folder} is marked only when it holds part of the radius`);
+      };
+      await check();
+      // the dependent: two levels of groups down (big/ → big/deep/ → its group), each marked "1 affected"
+      for (let k = 0; k < 4; k++) {
+        const holder: string | null = await page.evaluate(() => window.gsdView.holder('big/deep/d0777.ts'));
+        if (holder === null) break;
+        assert.match(await page.evaluate((id) => window.gsdView.cy.getElementById(id).data('label'), `c:${holder}`), /1 affected/);
+        assert.ok((await open(page, holder)) <= CAP);
+        await check();
+      }
+      assert.equal(await page.evaluate(() => window.gsdView.holder('big/deep/d0777.ts')), null, 'the dependent is drawn');
+      assert.equal((await drawnRadius(page))['big/deep/d0777.ts'], 1, 'at depth 1');
       assert.deepEqual(loaded.problems, []);
     });
   });
