@@ -16,6 +16,7 @@ import { TOOL_VERSION } from '../version.js';
 import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
 import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
+import { keepWarmState, takeWarmState, type WarmState } from './warm-state.js';
 
 export interface UpdateReport {
   mode: 'incremental' | 'rebuild' | 'unchanged';
@@ -97,7 +98,7 @@ function countFacts(r: FileRecord): string {
  * Applies loaded and removed files to the state, re-resolves whatever the change can affect, and writes the delta.
  * Returns the paths whose records changed.
  */
-async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePaths: RelPath[], forceReresolve: boolean, builtAt: string) {
+async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths: RelPath[], forceReresolve: boolean, builtAt: string) {
   /** the records as they were before this change, for every path the change touches */
   const before = new Map<RelPath, FileRecord>();
   const removed = new Map<RelPath, FileRecord>();
@@ -110,8 +111,17 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
     }
   }
   const fileSetChanged = removed.size > 0 || loaded.some((l) => !state.records.has(l.path));
-  const files = new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
-  const resolver = resolverFor(state.root, files);
+  // a config file that steered resolution moved, or one appeared where an edited file's imports look for one
+  const configsMoved =
+    !fileSetChanged &&
+    !forceReresolve &&
+    (configFilesChanged(state.root, state.configFiles) || newConfigFiles(state.root, loaded.map((l) => l.path), state.configFiles).length > 0);
+  // the resolver of the previous update (warm-state.ts) while the file set and every config file it read are the same
+  const kept = fileSetChanged || forceReresolve || configsMoved ? null : state.resolution;
+  const files = kept?.files ?? new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
+  const resolver = kept?.resolver ?? resolverFor(state.root, files);
+  kept?.resolver.forgetResults();
+  state.resolution = { files, resolver };
   const changed = new Set<RelPath>();
   for (const l of loaded) {
     const prev = state.records.get(l.path);
@@ -129,7 +139,7 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
   // When the file set, a resolution config or the specifiers of a changed file move, every import of the project is
   // resolved again (a few ms even for thousands of files), which keeps edges and the config files read exactly what a
   // rebuild would give. Otherwise no other file's resolution can have changed.
-  const full = fileSetChanged || specifiersChanged || forceReresolve || configFilesChanged(state.root, state.configFiles);
+  const full = fileSetChanged || specifiersChanged || forceReresolve || configsMoved;
   let stampsMoved = false;
   if (full) {
     for (const [p, r] of state.records) {
@@ -160,7 +170,10 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
     else if (summaryChange === 'same' && countFacts(old) !== countFacts(now)) summaryChange = 'counts';
   }
   if (changed.size === 0 && removed.size === 0) {
-    if (stampsMoved) await writeIndexDocument(state, builtAt);
+    if (stampsMoved) {
+      await writeIndexDocument(state, builtAt);
+      state.builtAt = builtAt;
+    }
     return { changed, removed, reresolved };
   }
   try {
@@ -169,15 +182,23 @@ async function applyChanges(state: ProjectState, loaded: LoadedFile[], removePat
     if (error instanceof CorruptStoreError || error instanceof FormatMismatchError) await writeAllArtifacts(state, builtAt);
     else throw error;
   }
+  state.builtAt = builtAt;
   return { changed, removed, reresolved };
 }
 
-/** `stats`: read each record's size and mtime off its line, for a refresh comparing them with the disk. */
-function loadState(root: string, stats = false): ProjectState | null {
-  const doc = readIndexDocument(intelPaths(root).index, { stats });
+/**
+ * The project as index.json and the config say, kept from this process's previous update while index.json is the
+ * file it wrote (warm-state.ts), else read. `stats`: read each record's size and mtime off its line, for a refresh
+ * comparing them with the disk.
+ */
+function loadState(root: string, stats = false): WarmState | null {
+  const file = intelPaths(root).index;
+  const kept = takeWarmState(root, file, stats);
+  if (kept) return kept;
+  const doc = readIndexDocument(file, { stats });
   // an index written by another version of the tool is rebuilt: its facts may differ from what this one extracts
   if (!doc.ok || doc.header.toolVersion !== TOOL_VERSION) return null;
-  return { root, config: readIntelConfig(root), records: doc.records, configFiles: doc.header.configFiles, builtAt: doc.header.builtAt };
+  return { root, config: readIntelConfig(root), records: doc.records, configFiles: doc.header.configFiles, builtAt: doc.header.builtAt, resolution: null, stats };
 }
 
 /**
@@ -215,6 +236,7 @@ export async function updateUnlocked(root: string, inputs: string[]): Promise<Up
     lap('update: parse');
     const result = await applyChanges(state, loaded, set.remove, set.configTouched, new Date().toISOString());
     lap('update: apply');
+    keepWarmState(state, intelPaths(root).index);
     const mode = result.changed.size || result.removed.size ? 'incremental' : 'unchanged';
     return {
       mode,
@@ -292,6 +314,7 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
     const configTouched = [...forced].some((p) => RESOLUTION_CONFIG.test(p)) || newConfigFiles(root, seen, state.configFiles).length > 0;
     lap('refresh: config files');
     const result = await applyChanges(state, loaded, remove, configTouched, new Date().toISOString());
+    keepWarmState(state, intelPaths(root).index);
     const mode = result.changed.size || result.removed.size ? 'incremental' : 'unchanged';
     return {
       mode,
