@@ -10,13 +10,13 @@ import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
 import { createFileFilter, scanProject } from '../scan/index.js';
-import { withLock, CorruptStoreError, FormatMismatchError } from '../store/index.js';
+import { withLock, loadSqlJs, CorruptStoreError, FormatMismatchError } from '../store/index.js';
 import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
 import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
 import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
-import { keepWarmState, takeWarmState, type WarmState } from './warm-state.js';
+import { hasWarmState, keepWarmState, takeWarmState, type WarmState } from './warm-state.js';
 
 export interface UpdateReport {
   mode: 'incremental' | 'rebuild' | 'unchanged';
@@ -329,4 +329,20 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
     if (!(error instanceof CorruptIndexError)) throw error;
     return { added: [], ...(await rebuilt(root, start, options.threads)) };
   }
+}
+
+/**
+ * Prepares this process for the next update of `root`, for a process that stays alive between edits (the hooks'
+ * worker after a catch-up that wrote nothing, or after a first build): sql.js compiled, index.json split and kept
+ * as warm state (with each record's stats, so a catch-up can use it too). Cheap when both are done already.
+ */
+export async function warmUpdates(root: string): Promise<void> {
+  await loadSqlJs();
+  if (hasWarmState(root)) return;
+  const paths = intelPaths(root);
+  mkdirSync(paths.dir, { recursive: true });
+  await withLock(paths.lock, async () => {
+    const state = loadState(root, true);
+    if (state) keepWarmState(state, paths.index);
+  });
 }

@@ -86,6 +86,7 @@ const lineBytes = (p: RelPath, r: FileRecord): number => Buffer.byteLength(`${JS
 
 /**
  * Keeps `state` for the next update of its project, once the update that used it finished under the lock.
+ * Call it under the intel lock, with nothing written to index.json since but what this update wrote from `state`.
  * If index.json was written from it meanwhile, the records are laid out again as spans of the new file, and that
  * layout is checked against the file's bytes; anything unexpected (a record map that is not lazy, too much parsed,
  * a layout that does not match) keeps nothing.
@@ -133,6 +134,11 @@ function layoutMatches(source: RecordSource, records: LazyRecords, bodyStart: nu
   } catch {
     return false;
   }
+}
+
+/** True when a state is kept for `root` (not checked against index.json: takeWarmState does that). */
+export function hasWarmState(root: string): boolean {
+  return enabled() && warm.has(root);
 }
 
 /** Forgets what is kept for `root`, or for every project (tests, benchmarks). */
