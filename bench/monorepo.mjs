@@ -15,7 +15,7 @@ import { PARITY_CORPORA } from './skeleton.mjs';
 import { OUR_CLI, OUR_ENGINE, ROOT, WORK_DIR, isSourcePath, listFiles, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, UsageError } from './lib/common.mjs';
 import { measure, tailLog } from './lib/measure.mjs';
 import { median } from './lib/stats.mjs';
-import { waitForWorker } from './lib/worker-wait.mjs';
+import { logMark, logSince, waitForIdle, waitForWorker } from './lib/worker-wait.mjs';
 import { loadResult, saveResult, writeResultsSection } from './lib/write-results.mjs';
 
 const START = '<!-- monorepo:start -->';
@@ -51,6 +51,7 @@ const SPEC = {
   edits: { type: 'number', default: 5, help: 'PostToolUse edits per tree (median)' },
   keep: { type: 'boolean', default: false, help: 'reuse an existing generated tree of the same size' },
   'build-only': { type: 'boolean', default: false, help: 'only the cold build (and the folder size)' },
+  'edit-only': { type: 'boolean', default: false, help: 'with --keep: only the edits through the hook, on the intel the tree has (results not saved)' },
   'no-results-md': { type: 'boolean', default: false, help: 'do not rewrite bench/RESULTS.md' },
 };
 
@@ -108,18 +109,94 @@ export function generateMonorepo(n, { keep = false } = {}) {
 }
 
 
-function hook(script, payload) {
-  // GSD_HOOK_DEBUG=1: the worker the hook starts logs each drain's engine time to hook.log
-  const r = spawnSync(process.execPath, [script], { input: JSON.stringify(payload), encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, GSD_HOOK_DEBUG: '1' } });
+/** How long the worker of the hook-edit measurement waits for the next edit (the default is 120 s). */
+const LINGER_MS = 60_000;
+/**
+ * Pause before each edit through the hook: Claude Code's edits come seconds apart (a model turn between them). Sent
+ * back to back, an edit also pays for the background work the previous one left (V8's concurrent GC and compiler
+ * threads count in the process's CPU time): ~2× the first edit's CPU in a probe at 50k files.
+ */
+const EDIT_PAUSE_MS = 2_000;
+
+function hook(script, payload, env = {}) {
+  // GSD_HOOK_DEBUG=1: the worker the hook starts logs each drain's engine time to hook.log. Workers exit once the
+  // journal is empty (GSD_WORKER_IDLE_MS=0) unless the caller asks for an idle window (the hook-edit measurement).
+  const r = spawnSync(process.execPath, [script], { input: JSON.stringify(payload), encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, GSD_HOOK_DEBUG: '1', GSD_WORKER_IDLE_MS: '0', ...env } });
   if (r.status !== 0) throw new Error(`${path.basename(script)} exited ${r.status}: ${r.stderr}`);
   return r;
 }
 
-/** The engine time of the worker's last drain, from hook.log ("drained … N ms"). */
+/** A drain the worker logged ("drained …: incremental, …, N ms (drain W ms, cpu C ms)"): engine ms, drain wall ms, drain CPU ms, pid. */
+function drainOf(line) {
+  const m = line?.match(/ worker\[(\d+)\] drained .*?, (\d+) ms \(drain (\d+) ms, cpu (\d+) ms\)$/);
+  return m ? { pid: Number(m[1]), engineMs: Number(m[2]), drainMs: Number(m[3]), cpuMs: Number(m[4]) } : null;
+}
+
+/** The worker's last drain after `mark` in hook.log. */
+function lastDrain(root, mark = 0) {
+  return logSince(root, mark).reverse().map(drainOf).find(Boolean) ?? { pid: NaN, engineMs: NaN, drainMs: NaN, cpuMs: NaN };
+}
+
+/** The engine time of the worker's last drain, from hook.log. */
 function lastDrainMs(root) {
-  const lines = fs.readFileSync(path.join(root, '.planning', 'intel', 'hook.log'), 'utf8').trim().split('\n').reverse();
-  const m = lines.map((l) => l.match(/ worker\[\d+\] drained .*?, (\d+) ms$/)).find(Boolean);
-  return m ? Number(m[1]) : NaN;
+  return lastDrain(root).engineMs;
+}
+
+/** An Edit of `file` (its text before the edit: `original`) through the PostToolUse hook. */
+function editThroughHook(root, file, original, env) {
+  hook(POST, {
+    session_id: 'bench', transcript_path: path.join(os.tmpdir(), 'bench.jsonl'), cwd: root, permission_mode: 'acceptEdits', hook_event_name: 'PostToolUse', tool_name: 'Edit',
+    tool_input: { file_path: file, old_string: 'x', new_string: 'y', replace_all: false },
+    tool_response: { filePath: file, oldString: 'x', newString: 'y', originalFile: original, structuredPatch: [], userModified: false, replaceAll: false },
+    tool_use_id: 'toolu_bench', duration_ms: 5,
+  }, env);
+}
+
+/**
+ * The edit through the hook's worker, as a user meets it: a cold worker (started for this edit, exits after it: what
+ * every edit cost before workers lingered, and what `intel.workerIdleSeconds: 0` gives), then SessionStart, whose
+ * worker catches up, warms up and waits; the first edit after it and the following ones go to that same worker.
+ * Each: the engine time the worker logs, the whole drain's wall and CPU; and the waiting worker's RSS.
+ */
+async function hookEdits(root, files, count) {
+  const append = (i) => {
+    const file = files[(i * 7919) % files.length];
+    const original = fs.readFileSync(file, 'utf8');
+    fs.appendFileSync(file, `\nexport const benchEdit${i}_${RUN} = ${i};\n`);
+    return { file, original };
+  };
+  let mark = logMark(root);
+  const c = append(0);
+  editThroughHook(root, c.file, c.original, { GSD_WORKER_IDLE_MS: '0' });
+  await waitForWorker(root);
+  const cold = lastDrain(root, mark);
+  const linger = { GSD_WORKER_IDLE_MS: String(LINGER_MS) };
+  mark = logMark(root);
+  hook(SESSION, { session_id: 'bench', transcript_path: path.join(os.tmpdir(), 'bench.jsonl'), cwd: root, hook_event_name: 'SessionStart', source: 'startup' }, linger);
+  const started = await waitForIdle(root, mark);
+  const warm = [];
+  let idle = started;
+  for (let i = 1; i <= count; i++) {
+    await new Promise((r) => setTimeout(r, EDIT_PAUSE_MS));
+    mark = logMark(root);
+    const e = append(i);
+    editThroughHook(root, e.file, e.original, linger);
+    idle = await waitForIdle(root, mark);
+    warm.push(lastDrain(root, mark));
+  }
+  const sameWorker = warm.every((d) => d.pid === started.pid);
+  // hand the worker back: without its pid file it stops waiting (hooks/src/worker.ts)
+  fs.rmSync(path.join(root, '.planning', 'intel', 'worker.pid'), { force: true });
+  await waitForWorker(root);
+  const med = (k) => median(warm.slice(1).map((d) => d[k]));
+  return {
+    cold,
+    first: warm[0],
+    following: { engineMs: med('engineMs'), drainMs: med('drainMs'), cpuMs: med('cpuMs'), n: warm.length - 1 },
+    edits: warm,
+    sameWorker,
+    idleRssMB: { afterSessionStart: started.rssMB, afterEdits: idle.rssMB },
+  };
 }
 
 function du(p) {
@@ -223,6 +300,12 @@ export async function mcpBlast(root) {
 async function runSize(n, opts) {
   const root = generateMonorepo(n, { keep: opts.keep });
   const out = { files: n };
+  if (opts['edit-only']) {
+    if (!fs.existsSync(path.join(root, '.planning', 'intel', 'index.json'))) throw new UsageError(`--edit-only: ${root} has no intel (run once with --keep first)`);
+    out.hook = await hookEdits(root, editable(root), opts.edits);
+    log(`monorepo: ${n}: ${JSON.stringify(out.hook)}`);
+    return out;
+  }
   rmrf(path.join(root, '.planning', 'intel'));
   const b = await measure(process.execPath, [OUR_CLI, 'intel', 'build', root], { cwd: root, env: { ...process.env, GSD_PERF: '1' } });
   if (b.exitCode !== 0) throw new Error(`intel build failed on ${n} files: ${tailLog(b.logFile)}`);
@@ -232,23 +315,11 @@ async function runSize(n, opts) {
   if (opts['build-only']) return out;
 
   const files = editable(root);
-  const edits = [];
-  for (let i = 0; i < opts.edits; i++) {
-    const file = files[(i * 7919) % files.length];
-    const original = fs.readFileSync(file, 'utf8');
-    fs.appendFileSync(file, `\nexport const benchEdit${i}_${RUN} = ${i};\n`);
-    hook(POST, {
-      session_id: 'bench', transcript_path: path.join(os.tmpdir(), 'bench.jsonl'), cwd: root, permission_mode: 'acceptEdits', hook_event_name: 'PostToolUse', tool_name: 'Edit',
-      tool_input: { file_path: file, old_string: 'x', new_string: 'y', replace_all: false },
-      tool_response: { filePath: file, oldString: 'x', newString: 'y', originalFile: original, structuredPatch: [], userModified: false, replaceAll: false },
-      tool_use_id: 'toolu_bench', duration_ms: 5,
-    });
-    await waitForWorker(root);
-    edits.push(lastDrainMs(root));
-  }
-  out.editMs = median(edits);
-  out.edits = edits;
-  log(`monorepo: ${n}: edit through PostToolUse ${edits.map((x) => x.toFixed(0)).join(', ')} ms (engine, in the worker)`);
+  out.hook = await hookEdits(root, files, opts.edits);
+  out.editMs = out.hook.following.engineMs;
+  out.edits = out.hook.edits.map((d) => d.engineMs);
+  const h = out.hook;
+  log(`monorepo: ${n}: edit through PostToolUse (engine / drain wall / drain CPU ms): cold worker ${h.cold.engineMs} / ${h.cold.drainMs} / ${h.cold.cpuMs}; first after SessionStart ${h.first.engineMs} / ${h.first.drainMs} / ${h.first.cpuMs}; following (median of ${h.following.n}) ${h.following.engineMs} / ${h.following.drainMs} / ${h.following.cpuMs}; ${h.sameWorker ? 'one worker' : 'NOT one worker'}; idle worker RSS ${h.idleRssMB.afterSessionStart} / ${h.idleRssMB.afterEdits} MB`);
 
   const sessionInput = { session_id: 'bench', transcript_path: path.join(os.tmpdir(), 'bench.jsonl'), cwd: root, hook_event_name: 'SessionStart', source: 'startup' };
   hook(SESSION, sessionInput);
@@ -331,7 +402,8 @@ else if (isMain) {
     const result = { bench: 'monorepo', date: new Date().toISOString(), machine: machineInfo(), command: `node bench/monorepo.mjs ${process.argv.slice(2).join(' ')}`.trim(), sizes: [] };
     for (const n of sizes) result.sizes.push(await runSize(n, opts));
     result.loadavgEnd = machineInfo().loadavg;
-    saveResult('monorepo', result);
+    if (!opts['edit-only']) saveResult('monorepo', result);
+    if (opts['edit-only']) return 0;
     if (!opts['no-results-md']) updateMonorepoResultsMd();
     return 0;
   });

@@ -1,8 +1,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readIntelConfig } from '../config.js';
-import { edgesOf, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
-import { readIndexDocument } from '../graph/index-document.js';
+import { edgesOf, knownFactsOf, makeRecord, reresolve, rowsOf } from '../graph/records.js';
+import { indexChunks, readIndexDocument } from '../graph/index-document.js';
 import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js';
 import { moduleStyleOf, recordExportStyle } from '../graph/conventions.js';
 import { toRelPath } from '../ids.js';
@@ -10,10 +10,10 @@ import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
 import { createFileFilter, scanProject } from '../scan/index.js';
-import { withLock, loadSqlJs, CorruptStoreError, FormatMismatchError } from '../store/index.js';
+import { withLock, loadSqlJs, warmPatchPath, CorruptStoreError, FormatMismatchError } from '../store/index.js';
 import type { FileRecord, LoadedFile, RelPath } from '../types.js';
-import { TOOL_VERSION } from '../version.js';
-import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
+import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
+import { edgesAround, writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
 import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
 import { hasWarmState, keepWarmState, takeWarmState, type WarmState } from './warm-state.js';
@@ -333,16 +333,33 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
 
 /**
  * Prepares this process for the next update of `root`, for a process that stays alive between edits (the hooks'
- * worker after a catch-up that wrote nothing, or after a first build): sql.js compiled, index.json split and kept
- * as warm state (with each record's stats, so a catch-up can use it too). Cheap when both are done already.
+ * worker after a catch-up that wrote nothing, or after a first build): index.json split and kept as warm state
+ * (with each record's stats, so a catch-up can use it too), and the code an edit runs compiled: one indexed file
+ * parsed again and its rows patched into a copy of graph.db that is then discarded (store/sqlite.ts, warmPatchPath),
+ * which also brings graph.db into the page cache. Cheap when done already; never changes the intel.
  */
 export async function warmUpdates(root: string): Promise<void> {
-  await loadSqlJs();
-  if (hasWarmState(root)) return;
+  if (warmed.has(root) && hasWarmState(root)) return;
   const paths = intelPaths(root);
   mkdirSync(paths.dir, { recursive: true });
+  let sample: FileRecord | undefined;
   await withLock(paths.lock, async () => {
     const state = loadState(root, true);
-    if (state) keepWarmState(state, paths.index);
+    if (!state) return;
+    const first = state.records.keys().next();
+    if (!first.done && !warmed.has(root)) {
+      sample = state.records.get(first.value);
+      // the loops over every record an edit runs (V8 compiles them as they first run): nothing is written
+      edgesAround(state.records, new Set([first.value]));
+      for (const chunk of indexChunks(state.records, state.configFiles, state.builtAt ?? '')) void chunk;
+    }
+    keepWarmState(state, paths.index);
   });
+  if (!sample || warmed.has(root)) return;
+  warmed.add(root);
+  loadFile(root, sample.path, { maxFileBytes: readIntelConfig(root).maxFileBytes });
+  await warmPatchPath(paths.graph, { removeNodeIds: [sample.id], rows: rowsOf([sample]) }, { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt: new Date().toISOString() });
 }
+
+/** projects whose edit path this process has run once (warmUpdates) */
+const warmed = new Set<string>();
