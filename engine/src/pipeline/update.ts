@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readIntelConfig } from '../config.js';
 import { edgesOf, knownFactsOf, makeRecord, reresolve, rowsOf } from '../graph/records.js';
-import { indexChunks, readIndexDocument } from '../graph/index-document.js';
+import { readIndexDocument } from '../graph/index-document.js';
 import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js';
 import { moduleStyleOf, recordExportStyle } from '../graph/conventions.js';
 import { toRelPath } from '../ids.js';
@@ -13,7 +13,7 @@ import { createFileFilter, scanProject } from '../scan/index.js';
 import { withLock, loadSqlJs, warmPatchPath, CorruptStoreError, FormatMismatchError } from '../store/index.js';
 import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
-import { edgesAround, writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
+import { writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
 import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
 import { hasWarmState, keepWarmState, takeWarmState, type WarmState } from './warm-state.js';
@@ -347,12 +347,7 @@ export async function warmUpdates(root: string): Promise<void> {
     const state = loadState(root, true);
     if (!state) return;
     const first = state.records.keys().next();
-    if (!first.done && !warmed.has(root)) {
-      sample = state.records.get(first.value);
-      // the loops over every record an edit runs (V8 compiles them as they first run): nothing is written
-      edgesAround(state.records, new Set([first.value]));
-      for (const chunk of indexChunks(state.records, state.configFiles, state.builtAt ?? '')) void chunk;
-    }
+    if (!first.done && !warmed.has(root)) sample = state.records.get(first.value);
     keepWarmState(state, paths.index);
   });
   if (!sample || warmed.has(root)) return;
