@@ -370,6 +370,12 @@ export async function patchGraphDb(file: string, patch: GraphPatch, meta: StoreM
     await writeGraphDb(file, patch.rows, meta);
     return;
   }
+  // not fsynced: graph.db is derived from index.json, and a power cut can only leave an older, whole copy
+  patchedCopy(SQL, file, size, patch, meta).commit();
+}
+
+/** A kernel copy of graph.db with `patch` applied, staged beside it; graph.db is left as it was on a failure. */
+function patchedCopy(SQL: SqlJsStatic, file: string, size: number, patch: GraphPatch, meta: StoreMeta): StagedFile {
   const staged = stageCopy(file);
   try {
     const fd = fs.openSync(staged.path, 'r+');
@@ -380,12 +386,11 @@ export async function patchGraphDb(file: string, patch: GraphPatch, meta: StoreM
     }
   } catch (err) {
     staged.discard();
-    // graph.db is left as it was; the caller rebuilds it from index.json
+    // the caller rebuilds graph.db from index.json
     if (err instanceof UnexpectedAccessError) throw new CorruptStoreError(file, `the patch could not be applied page by page: ${err.message}`, { cause: err });
     throw err;
   }
-  // not fsynced: graph.db is derived from index.json, and a power cut can only leave an older, whole copy
-  staged.commit();
+  return staged;
 }
 
 /**
@@ -395,19 +400,7 @@ export async function patchGraphDb(file: string, patch: GraphPatch, meta: StoreM
  * page cache yet (the first kernel copy of a 100 MB file cost ~100 ms of CPU more than the next ones here).
  */
 export async function warmPatchPath(file: string, patch: GraphPatch, meta: StoreMeta): Promise<void> {
-  const SQL = await loadSqlJs();
-  const size = fs.statSync(file).size;
-  const staged = stageCopy(file);
-  try {
-    const fd = fs.openSync(staged.path, 'r+');
-    try {
-      patchFile(SQL, fd, size, file, patch, meta);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } finally {
-    staged.discard();
-  }
+  patchedCopy(await loadSqlJs(), file, fs.statSync(file).size, patch, meta).discard();
 }
 
 /** The 100-byte header of an open database file, and its size. */
