@@ -11,7 +11,7 @@
  * appends first and checks the pid file second, while the worker removes its pid file first and checks the journal
  * second. Either the hook sees no worker and starts one, or the worker sees the new entry and goes on.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { drainJournal, hasPendingJournal, readIntelConfig, warmUpdates } from '../../engine/src/index.js';
 import { HEARTBEAT_MS, claimForSelf, heartbeat, ownsPidFile, releasePidFile } from './capture.js';
@@ -74,9 +74,22 @@ async function drainAll(root: string): Promise<boolean> {
   return true;
 }
 
+/** The worker script as it was when this process started: a reinstall or an upgrade replaces it. */
+function scriptStamp(): string {
+  try {
+    const st = statSync(process.argv[1]);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}
+const startedAs = scriptStamp();
+
 /**
  * Waits until the journal has entries (true), or `ms` pass without any, or the pid file is no longer this
- * process's (false). Wakes on a change in the intel folder, with a slow poll besides; no busy loop.
+ * process's, or the installed worker script changed (false: a worker of the new version takes the next edit, rather
+ * than this one loading the new version's modules lazily beside its own). Wakes on a change in the intel folder,
+ * with a slow poll besides; no busy loop.
  */
 function waitForJournal(root: string, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -93,6 +106,7 @@ function waitForJournal(root: string, ms: number): Promise<boolean> {
     const look = () => {
       if (hasPendingJournal(root)) finish(true);
       else if (!ownsPidFile(root)) finish(false); // hooks no longer see this worker: stop waiting, hand over
+      else if (scriptStamp() !== startedAs) finish(false);
     };
     const timer = setTimeout(() => finish(hasPendingJournal(root)), ms);
     const poll = setInterval(look, Math.min(POLL_MS, ms));
