@@ -340,8 +340,8 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
  * into the page cache. Cheap when done already; never changes the intel.
  */
 export async function warmUpdates(root: string): Promise<void> {
-  if (warmed.has(root) && hasWarmState(root)) return;
   const paths = intelPaths(root);
+  if (warmed.has(root) && hasWarmState(root, paths.index)) return;
   mkdirSync(paths.dir, { recursive: true });
   let sample: FileRecord | undefined;
   await withLock(paths.lock, async () => {

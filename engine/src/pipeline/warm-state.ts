@@ -136,9 +136,12 @@ function layoutMatches(source: RecordSource, records: LazyRecords, bodyStart: nu
   }
 }
 
-/** True when a state is kept for `root` (not checked against index.json: takeWarmState does that). */
-export function hasWarmState(root: string): boolean {
-  return enabled() && warm.has(root);
+/** True when a state is kept for `root` and index.json is still the file it belongs to (the config is not checked). */
+export function hasWarmState(root: string, indexFile: string): boolean {
+  const entry = warm.get(root);
+  if (!enabled() || !entry) return false;
+  const st = statIfAny(indexFile);
+  return st !== null && stampOf(st) === entry.stamp;
 }
 
 /** Forgets what is kept for `root`, or for every project (tests, benchmarks). */
