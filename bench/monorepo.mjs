@@ -36,7 +36,9 @@ copies of ${PACKAGES.map((c) => `${c.pkg}@${c.version}`).join(', ')} (fetched li
 round robin, the last copy cut so that the tree holds exactly N files the engine indexes (JS/TS family outside
 build output and the other built-in exclusions). On each tree:
   build      \`intel build\` cold (.planning/intel removed first): wall time and peak RSS (GNU time)
-  edit       an Edit through the PostToolUse hook (real JSON on stdin); the engine time the worker logs, median of --edits
+  edit       Edits through the PostToolUse hook (real JSON on stdin): one to a cold worker, then SessionStart and
+             --edits more to the worker it started, which waits between them; the engine time and drain CPU the
+             worker logs (first after SessionStart; median of the following) and the waiting worker's RSS
   catch-up   1,000 files (a tenth of the tree below 10,000) modified, then SessionStart: until its worker is done
   mcp        the MCP server (dist/runtime/mcp-server.js) over stdio: warm blast_radius on the top hotspot, time
              inside the server (GSD_MCP_TIMING=1), median of 20; the server's RSS (VmRSS) after them
