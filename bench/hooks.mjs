@@ -11,6 +11,9 @@ import { waitForWorker } from './lib/worker-wait.mjs';
 import { median, percentile, min, max } from './lib/stats.mjs';
 import { saveResult } from './lib/write-results.mjs';
 import { END, START, updateHooksResultsMd } from './lib/hooks-results.mjs';
+// The worker of each round exits once the journal is empty (waitForWorker waits for that; intel.workerIdleSeconds
+// would keep it waiting 120 s, and a warm worker is measured by bench/monorepo.mjs).
+process.env.GSD_WORKER_IDLE_MS ??= '0';
 const HOOK_DIR = path.join(ROOT, 'dist', 'hooks', 'src');
 const POST = path.join(HOOK_DIR, 'post-tool-use.cjs');
 const SESSION = path.join(HOOK_DIR, 'session-start.cjs');

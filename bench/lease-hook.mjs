@@ -15,6 +15,9 @@ import { pathToFileURL } from 'node:url';
 import { ROOT, log, parseArgs, runMain } from './lib/common.mjs';
 import { median, percentile } from './lib/stats.mjs';
 
+// The hooks' workers exit once the journal is empty (intel.workerIdleSeconds would keep them waiting 120 s).
+process.env.GSD_WORKER_IDLE_MS ??= '0';
+
 const HOOK = path.join(ROOT, 'dist', 'hooks', 'src', 'post-tool-use.cjs');
 const SPEC = {
   runs: { type: 'number', default: 30, help: 'measured rounds' },

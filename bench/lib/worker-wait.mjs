@@ -30,3 +30,32 @@ export async function waitForWorker(root, capMs = 300_000) {
     await sleep(10);
   }
 }
+
+/** The hook.log of a project: its size now, to read what a worker logs after this point (waitForIdle). */
+export function logMark(root) {
+  return fs.statSync(path.join(root, '.planning', 'intel', 'hook.log'), { throwIfNoEntry: false })?.size ?? 0;
+}
+
+/** hook.log lines written after `mark`. */
+export function logSince(root, mark) {
+  try {
+    const bytes = fs.readFileSync(path.join(root, '.planning', 'intel', 'hook.log'));
+    return bytes.subarray(bytes.length >= mark ? mark : 0).toString('utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Waits until a lingering worker (GSD_HOOK_DEBUG=1) logs that it is idle after `mark`: it drained what was sent and
+ * warmed up, and now waits for the next edit. Returns its pid and the RSS it logged.
+ */
+export async function waitForIdle(root, mark, capMs = 300_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const idle = logSince(root, mark).map((l) => l.match(/ worker\[(\d+)\] idle, rss (\d+) MB/)).find(Boolean);
+    if (idle) return { pid: Number(idle[1]), rssMB: Number(idle[2]), ms: Date.now() - t0 };
+    if (Date.now() - t0 > capMs) throw new Error(`no idle worker after ${capMs} ms`);
+    await sleep(10);
+  }
+}

@@ -30,6 +30,10 @@ export const BUILTIN_EXCLUDE = [
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
+/** How long the hooks' worker waits for the next edit once the journal is empty (README, Configuration). */
+export const DEFAULT_WORKER_IDLE_SECONDS = 120;
+export const MAX_WORKER_IDLE_SECONDS = 3600;
+
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /**
@@ -48,6 +52,9 @@ function checkIntelSection(section: unknown): string[] {
   }
   if (s.capture !== undefined && typeof s.capture !== 'boolean') problems.push('intel.capture: expected true or false');
   if (s.entityPages !== undefined && typeof s.entityPages !== 'boolean') problems.push('intel.entityPages: expected true or false');
+  if (s.workerIdleSeconds !== undefined && !(typeof s.workerIdleSeconds === 'number' && s.workerIdleSeconds >= 0 && s.workerIdleSeconds <= MAX_WORKER_IDLE_SECONDS)) {
+    problems.push(`intel.workerIdleSeconds: expected a number of seconds from 0 to ${MAX_WORKER_IDLE_SECONDS}`);
+  }
   return problems;
 }
 
@@ -56,7 +63,7 @@ export class ConfigError extends Error {
 }
 
 export function defaultConfig(): IntelConfig {
-  return { include: DEFAULT_INCLUDE, exclude: [], maxFileBytes: DEFAULT_MAX_FILE_BYTES, capture: true, entityPages: true };
+  return { include: DEFAULT_INCLUDE, exclude: [], maxFileBytes: DEFAULT_MAX_FILE_BYTES, capture: true, entityPages: true, workerIdleSeconds: DEFAULT_WORKER_IDLE_SECONDS };
 }
 
 /**
@@ -89,5 +96,6 @@ export function readIntelConfig(root: string): IntelConfig {
     maxFileBytes: parsed.data.maxFileBytes ?? base.maxFileBytes,
     capture: parsed.data.capture ?? base.capture,
     entityPages: parsed.data.entityPages ?? base.entityPages,
+    workerIdleSeconds: parsed.data.workerIdleSeconds ?? base.workerIdleSeconds,
   };
 }

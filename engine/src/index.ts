@@ -103,3 +103,12 @@ export async function drainJournal(root: string, options?: { timeoutMs?: number 
   const { drainJournal: drain } = await import('./pipeline/drain.js');
   return drain(root, options);
 }
+
+/**
+ * For a process that lives on between edits (the hooks' worker): compiles sql.js and keeps `root`'s index.json
+ * split in memory (pipeline/warm-state.ts), so that the next update starts warm. Cheap when that is done already.
+ */
+export async function warmUpdates(root: string): Promise<void> {
+  const { warmUpdates: warm } = await import('./pipeline/update.js');
+  return warm(root);
+}

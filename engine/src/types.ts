@@ -25,6 +25,11 @@ export interface IntelConfig {
   capture: boolean;
   /** write an entity page per file (default true); false: none, for very large projects (README, Configuration) */
   entityPages: boolean;
+  /**
+   * seconds the hooks' background worker stays alive after the journal is empty, waiting for the next edit with
+   * the engine warm (default 120; 0: it exits at once)
+   */
+  workerIdleSeconds: number;
 }
 
 // ---------------------------------------------------------------- parse

@@ -149,7 +149,8 @@ export function claimForSelf(root: string): boolean {
   return true;
 }
 
-function ownsPidFile(root: string): boolean {
+/** True when the pid file names this process (a worker that lost it, e.g. to a removed intel folder, stops waiting). */
+export function ownsPidFile(root: string): boolean {
   try {
     return Number.parseInt(readFileSync(workerPidPath(root), 'utf8'), 10) === process.pid;
   } catch {

@@ -1,57 +1,147 @@
 /**
  * The background worker the hooks start (`node worker.js <root>`, detached, no stdio): drains the project's capture
- * journal with the engine until it is empty, then exits. At most one runs per project (`.planning/intel/worker.pid`,
- * see capture.ts); it is the only hook-side code that loads the engine's pipeline and sql.js.
+ * journal with the engine until it is empty, then stays alive for an idle window (`intel.workerIdleSeconds`,
+ * default 120 s) waiting for the next entry, so that an edit finds sql.js compiled and index.json split in memory
+ * (engine/src/pipeline/warm-state.ts) instead of paying a fresh process's start each time. At most one runs per
+ * project (`.planning/intel/worker.pid`, see capture.ts); it is the only hook-side code that loads the engine's
+ * pipeline and sql.js.
  *
- * The hand-over with hooks cannot lose an entry: a hook appends first and checks the pid file second, while the
- * worker removes its pid file first and checks the journal second. Either the hook sees no worker and starts one,
- * or the worker sees the new entry and goes on.
+ * While it waits it keeps its pid file and heartbeat, so hooks only append; it wakes on a change of the intel folder
+ * (fs.watch) or, as a safety net, a slow poll of the journal. The hand-over with hooks cannot lose an entry: a hook
+ * appends first and checks the pid file second, while the worker removes its pid file first and checks the journal
+ * second. Either the hook sees no worker and starts one, or the worker sees the new entry and goes on.
  */
-import { drainJournal, hasPendingJournal } from '../../engine/src/index.js';
-import { HEARTBEAT_MS, claimForSelf, heartbeat, releasePidFile } from './capture.js';
+import { statSync, watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { drainJournal, hasPendingJournal, readIntelConfig, warmUpdates } from '../../engine/src/index.js';
+import { HEARTBEAT_MS, claimForSelf, heartbeat, ownsPidFile, releasePidFile } from './capture.js';
 import { describeError, logNote } from './log.js';
 
-/** a worker never lives longer than this, whatever happens (a build of a huge project included) */
-const MAX_LIFE_MS = 30 * 60_000;
+/** one drain never takes longer than this, whatever happens (a build of a huge project included) */
+const MAX_DRAIN_MS = 30 * 60_000;
+/** after this long a worker stops waiting for more edits once the journal is empty (a fresh one starts on the next) */
+const MAX_LINGER_LIFE_MS = 60 * 60_000;
+/** the journal is looked at this often while waiting, in case a change notification never comes */
+const POLL_MS = 2_000;
+const DEFAULT_IDLE_MS = 120_000;
 const MAX_FAILURES = 3;
 const debug = process.env.GSD_HOOK_DEBUG === '1';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The idle window: `GSD_WORKER_IDLE_MS` (tests), else `intel.workerIdleSeconds`; a broken config gives the default. */
+function idleWindowMs(root: string): number {
+  const env = process.env.GSD_WORKER_IDLE_MS;
+  if (env !== undefined && env !== '' && Number.isFinite(Number(env)) && Number(env) >= 0) return Number(env);
+  try {
+    return readIntelConfig(root).workerIdleSeconds * 1000;
+  } catch {
+    return DEFAULT_IDLE_MS; // the drain reports the broken config
+  }
+}
+
 async function drainAll(root: string): Promise<boolean> {
   let failures = 0;
   while (hasPendingJournal(root)) {
+    const watchdog = setTimeout(() => {
+      logNote(root, 'worker', `gave up after ${MAX_DRAIN_MS} ms in one drain; the journal stays for the next reader`);
+      releasePidFile(root);
+      process.exit(0);
+    }, MAX_DRAIN_MS);
+    watchdog.unref();
     try {
+      const wall = performance.now();
+      const cpu = process.cpuUsage();
       const report = await drainJournal(root, { timeoutMs: 120_000 });
       failures = 0;
       if (report?.malformed) logNote(root, 'worker', `${report.malformed} malformed journal line(s) skipped`);
       if (debug && report) {
         const u = report.update;
-        logNote(root, 'worker', `drained ${report.entries} entr${report.entries === 1 ? 'y' : 'ies'}${report.refreshed ? ' (refresh)' : ''}: ${u ? `${u.mode}, ${u.updated.length} updated, ${u.removed.length} removed, ${Math.round(u.engineMs)} ms` : 'nothing to do'}`);
+        const used = process.cpuUsage(cpu);
+        // the engine's time for the change, then the whole drain (lock, journal, freeing replaced files) and its CPU
+        const drain = `drain ${Math.round(performance.now() - wall)} ms, cpu ${Math.round((used.user + used.system) / 1000)} ms`;
+        logNote(root, 'worker', `drained ${report.entries} entr${report.entries === 1 ? 'y' : 'ies'}${report.refreshed ? ' (refresh)' : ''}: ${u ? `${u.mode}, ${u.updated.length} updated, ${u.removed.length} removed, ${Math.round(u.engineMs)} ms` : 'nothing to do'} (${drain})`);
       }
     } catch (error) {
       failures++;
       logNote(root, 'worker', `drain failed (${failures}/${MAX_FAILURES}): ${describeError(error)}`);
       if (failures >= MAX_FAILURES) return false;
       await sleep(500 * failures);
+    } finally {
+      clearTimeout(watchdog);
     }
   }
   return true;
 }
 
+/** The worker script as it was when this process started: a reinstall or an upgrade replaces it. */
+function scriptStamp(): string {
+  try {
+    const st = statSync(process.argv[1]);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}
+const startedAs = scriptStamp();
+
+/**
+ * Waits until the journal has entries (true), or `ms` pass without any, or the pid file is no longer this
+ * process's, or the installed worker script changed (false: a worker of the new version takes the next edit, rather
+ * than this one loading the new version's modules lazily beside its own). Wakes on a change in the intel folder,
+ * with a slow poll besides; no busy loop.
+ */
+function waitForJournal(root: string, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let watcher: FSWatcher | null = null;
+    let done = false;
+    const finish = (found: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      clearInterval(poll);
+      watcher?.close();
+      resolve(found);
+    };
+    const look = () => {
+      if (hasPendingJournal(root)) finish(true);
+      else if (!ownsPidFile(root)) finish(false); // hooks no longer see this worker: stop waiting, hand over
+      else if (scriptStamp() !== startedAs) finish(false);
+    };
+    const timer = setTimeout(() => finish(hasPendingJournal(root)), ms);
+    const poll = setInterval(look, Math.min(POLL_MS, ms));
+    try {
+      watcher = watch(path.join(root, '.planning', 'intel'), { persistent: false }, (_event, name) => {
+        if (!name || String(name).startsWith('journal')) look();
+      });
+      watcher.on('error', () => watcher?.close()); // the poll goes on
+    } catch {
+      // no watch on this file system: the poll alone
+    }
+    look();
+  });
+}
+
 async function main(): Promise<void> {
   const root = process.argv[2];
   if (!root) return;
-  setTimeout(() => {
-    logNote(root, 'worker', `gave up after ${MAX_LIFE_MS} ms; the journal stays for the next reader`);
-    releasePidFile(root);
-    process.exit(0);
-  }, MAX_LIFE_MS).unref();
+  const started = Date.now();
+  const idleMs = idleWindowMs(root);
   const beat = setInterval(() => heartbeat(root), HEARTBEAT_MS);
   beat.unref();
   try {
     for (;;) {
       const ok = await drainAll(root);
+      if (ok && idleMs > 0 && Date.now() - started < MAX_LINGER_LIFE_MS) {
+        // the next edit should find the engine warm even when this drain did not need sql.js or index.json
+        try {
+          await warmUpdates(root);
+        } catch (error) {
+          if (debug) logNote(root, 'worker', `warm-up skipped: ${describeError(error)}`);
+        }
+        if (debug) logNote(root, 'worker', `idle, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB; waiting up to ${idleMs} ms`);
+        if (await waitForJournal(root, idleMs)) continue;
+      }
       releasePidFile(root);
       // a hook may have appended after our last look and seen our pid file: look again now that it is gone
       if (!ok || !hasPendingJournal(root)) break;

@@ -5,6 +5,10 @@ import { entityId, hasPendingJournal, intelPaths } from '../../engine/src/index.
 import { readGraphRows } from '../../engine/src/store/index.js';
 import { repoRoot } from './paths.js';
 
+// The hooks' worker normally waits for more edits once the journal is empty (intel.workerIdleSeconds). Tests wait
+// for it to exit (waitForWorkers), so their workers exit at once unless a test sets its own idle window.
+process.env.GSD_WORKER_IDLE_MS ??= '0';
+
 /**
  * The built hook scripts, as Claude Code runs them (`node <script>`): the one-file CommonJS bundles that
  * `npm run build` makes (scripts/bundle-hooks.mjs) next to the tsc output.
@@ -119,7 +123,7 @@ export const payload = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function workerPid(root: string): number | null {
+export function workerPid(root: string): number | null {
   try {
     const pid = Number.parseInt(readFileSync(path.join(intelPaths(root).dir, 'worker.pid'), 'utf8'), 10);
     return Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -128,7 +132,7 @@ function workerPid(root: string): number | null {
   }
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -261,7 +261,7 @@ describe('workflow assets: templates, docs and the package', () => {
     assert.deepEqual(Object.keys(json.intel).sort(), ['capture', 'exclude', 'include', 'maxFileBytes']);
     const root = tempProject({ '.planning/config.json': text });
     const cfg = readIntelConfig(root);
-    assert.deepEqual(cfg, { include: json.intel.include, exclude: [], maxFileBytes: 1048576, capture: true, entityPages: true });
+    assert.deepEqual(cfg, { include: json.intel.include, exclude: [], maxFileBytes: 1048576, capture: true, entityPages: true, workerIdleSeconds: 120 });
     assert.ok(Array.isArray(json.mcp.disabledTools));
     assert.equal(typeof json.mcp.rateLimitPerMinute, 'object');
   });

@@ -34,7 +34,8 @@ export class RecordSource {
   private constructor(
     private readonly file: string | null,
     private readonly bytes: Buffer | null,
-    private readonly identity: string,
+    /** `dev:ino:size:mtimeMs` of the file split (empty for a buffer) */
+    readonly identity: string,
   ) {}
 
   static ofFile(file: string, stat: fs.Stats): RecordSource {
@@ -340,6 +341,49 @@ export class LazyRecords extends Map<RelPath, FileRecord> {
       }
     });
     return found;
+  }
+
+  /**
+   * The same records as raw spans of a file written from this map in `ordered()` order, one `"path":{record}` line
+   * each, `,\n` between lines, then `tail` bytes (index.json as indexChunks writes it): nothing parsed, no parsed
+   * record held. `lineBytes` gives the length of a parsed record's line. Returns the map and where its first line
+   * starts (the header's length, `size` minus the lines), for the caller to check against the file.
+   */
+  relaid(source: RecordSource, size: number, tail: number, lineBytes: (path: RelPath, record: FileRecord) => number): { records: LazyRecords; bodyStart: number } {
+    const count = this.size;
+    const paths: RelPath[] = new Array(count);
+    /** per line: its length, where its value starts in it, size, mtimeMs */
+    const lines = new Float64Array(count * 4);
+    let total = 0;
+    let i = 0;
+    for (const [p, span] of this.ordered()) {
+      const at = i * 4;
+      paths[i] = p;
+      if (span) {
+        lines[at] = span.end - span.start;
+        lines[at + 1] = span.value - span.start;
+        lines[at + 2] = span.size;
+        lines[at + 3] = span.mtimeMs;
+      } else {
+        const r = super.get(p)!;
+        lines[at] = lineBytes(p, r);
+        lines[at + 1] = Buffer.byteLength(JSON.stringify(p)) + 1;
+        lines[at + 2] = r.size;
+        lines[at + 3] = r.mtimeMs;
+      }
+      total += lines[at] + (i > 0 ? 2 : 0);
+      i++;
+    }
+    const bodyStart = size - tail - total;
+    const records = new LazyRecords();
+    records.setSource(source);
+    let pos = bodyStart;
+    for (let k = 0; k < count; k++) {
+      const at = k * 4;
+      records.setRaw(paths[k], pos, pos + lines[at + 1], pos + lines[at], lines[at + 2], lines[at + 3]);
+      pos += lines[at] + 2;
+    }
+    return { records, bodyStart };
   }
 
   private materialize(): void {

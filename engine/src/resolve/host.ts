@@ -16,4 +16,9 @@ export interface Resolver {
   resolve(specifier: string, from: RelPath, kind: ImportKind): Resolution;
   /** project-relative paths of every config file the resolver read (tsconfig/jsconfig chain, package.json files, pnpm-workspace.yaml) */
   configFiles(): RelPath[];
+  /**
+   * Drops the resolutions memoised so far (they may name asset files on disk), keeping the config files read and
+   * the workspace map: for a resolver reused across updates while the file set and the config files stay the same.
+   */
+  forgetResults(): void;
 }

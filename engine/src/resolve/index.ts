@@ -158,6 +158,12 @@ class ProjectResolver implements Resolver {
     return this.reader.files();
   }
 
+  forgetResults(): void {
+    this.memo.clear();
+    this.lastFrom = null;
+    this.lastMemo = null;
+  }
+
   resolve(specifier: string, from: RelPath, kind: ImportKind): Resolution {
     const files = this.files;
     if (files.size !== this.memoFilesSize) {

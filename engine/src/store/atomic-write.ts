@@ -171,12 +171,35 @@ export function stageFile(file: string, write: (fd: number) => void): StagedFile
 export function stageCopy(file: string): StagedFile {
   const tmp = tempPathFor(file);
   try {
-    fs.copyFileSync(file, tmp, fs.constants.COPYFILE_EXCL);
+    // a reflink where the file system has one (btrfs, XFS, APFS: no bytes copied at all), else a kernel copy
+    fs.copyFileSync(file, tmp, fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE);
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     throw err;
   }
   return staged(file, tmp);
+}
+
+/**
+ * Renaming over a large file makes the kernel free its pages there and then (~20-60 ms for 100 MB here). While a
+ * writer holds the intel lock (holdReplacedFiles), a commit keeps the replaced file open instead, and the last
+ * holder closes them all once the lock is released: the change is in place as soon as it was, readers and other
+ * writers wait for nothing, and the freeing happens after. Readers that hold the old file open see no difference.
+ */
+const replacedFds: number[] = [];
+let holders = 0;
+
+/** `+1` when a writer takes the intel lock, `-1` when it released it: the last one closes the files replaced meanwhile. */
+export function holdReplacedFiles(delta: 1 | -1): void {
+  holders = Math.max(0, holders + delta);
+  if (holders > 0) return;
+  for (const fd of replacedFds.splice(0)) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // closed already
+    }
+  }
 }
 
 function staged(file: string, tmp: string): StagedFile {
@@ -186,7 +209,21 @@ function staged(file: string, tmp: string): StagedFile {
     path: tmp,
     commit() {
       if (!open) return;
-      fs.renameSync(tmp, file);
+      let old = -1;
+      if (holders > 0) {
+        try {
+          old = fs.openSync(file, 'r');
+        } catch {
+          // nothing to replace
+        }
+      }
+      try {
+        fs.renameSync(tmp, file);
+      } catch (err) {
+        if (old >= 0) fs.closeSync(old);
+        throw err;
+      }
+      if (old >= 0) replacedFds.push(old);
       open = false;
     },
     discard() {

@@ -10,6 +10,7 @@ export {
   stageGraphDb,
   encodeGraphDbWithSqlJs,
   patchGraphDb,
+  warmPatchPath,
   openGraphDb,
   readGraphRows,
   verifyGraphDb,

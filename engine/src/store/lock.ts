@@ -14,6 +14,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pidAlive } from '../process-alive.js';
+import { holdReplacedFiles } from './atomic-write.js';
 
 export interface LockOptions {
   /** give up after waiting this long (default 10 000 ms) */
@@ -256,13 +257,19 @@ export async function acquireLock(lockDir: string, opts: LockOptions = {}): Prom
 /** Run `fn` while holding the cross-process lock `lockDir`; the lock is always released afterwards. */
 export async function withLock<T>(lockDir: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const handle = await acquireLock(lockDir, opts);
+  // files replaced under the lock are freed once it is released (atomic-write.ts, holdReplacedFiles)
+  holdReplacedFiles(1);
   let result: T;
   try {
-    result = await fn();
-  } catch (err) {
-    await handle.release().catch(() => undefined); // keep the caller's error, not a release problem
-    throw err;
+    try {
+      result = await fn();
+    } catch (err) {
+      await handle.release().catch(() => undefined); // keep the caller's error, not a release problem
+      throw err;
+    }
+    await handle.release();
+  } finally {
+    holdReplacedFiles(-1);
   }
-  await handle.release();
   return result;
 }

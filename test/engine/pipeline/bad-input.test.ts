@@ -126,4 +126,17 @@ describe('bad input never crashes a build nor loses the rest of the index', () =
     writeFileSync(path.join(root, '.planning', 'config.json'), '{ nope');
     assert.throws(() => readIntelConfig(root), /not valid JSON/);
   });
+
+  it('intel.workerIdleSeconds: seconds from 0 to 3600, anything else named in the error', () => {
+    const root = tempProject({});
+    const config = (value: unknown) => writeFileSync(path.join(root, '.planning', 'config.json'), JSON.stringify({ intel: { workerIdleSeconds: value } }));
+    for (const ok of [0, 2.5, 120, 3600]) {
+      config(ok);
+      assert.equal(readIntelConfig(root).workerIdleSeconds, ok);
+    }
+    for (const bad of [-1, 3601, '120', null]) {
+      config(bad);
+      assert.throws(() => readIntelConfig(root), (e: Error) => e instanceof ConfigError && e.message.includes('intel.workerIdleSeconds'), String(bad));
+    }
+  });
 });

@@ -1,0 +1,113 @@
+/**
+ * The hooks' worker stays alive for an idle window once the journal is empty (hooks/src/worker.ts): the next edit
+ * is applied by the same, warm process; after the window it exits and removes its pid file; an edit recorded while
+ * it exits is never lost. Real hook processes with Claude Code payloads, a real worker.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { buildIntel, hasPendingJournal, intelPaths } from '../../engine/src/index.js';
+import { HOOKS, alive, everywhere, hookLog, payload, presence, runHookProcess, waitForWorkers, workerPid } from '../helpers/hooks.js';
+import { cleanupProjects, copyProject } from '../helpers/project.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes `rel` with one export and sends the PostToolUse hook a Write of it, the worker idling for `idleMs`. */
+async function writeThroughHook(root: string, rel: string, idleMs: number): Promise<void> {
+  const file = path.join(root, rel);
+  const content = `export const ${path.basename(rel, '.ts').replace(/\W/g, '_')} = 1;\n`;
+  writeFileSync(file, content);
+  const r = await runHookProcess(HOOKS.postToolUse, payload.write(root, file, content, 'create'), {
+    cwd: root,
+    env: { GSD_WORKER_IDLE_MS: String(idleMs), GSD_HOOK_DEBUG: '1' },
+  });
+  assert.equal(r.code, 0, r.stderr);
+}
+
+function indexed(root: string, rel: string): boolean {
+  try {
+    return rel in (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as { files: Record<string, unknown> }).files;
+  } catch {
+    return false; // being replaced: look again
+  }
+}
+
+/** Waits until `rel` is in index.json and the journal is empty (a cap turns a hang into a failure; no timing assertion). */
+async function waitApplied(root: string, rel: string, capMs = 120_000): Promise<void> {
+  const until = Date.now() + capMs;
+  while (!(indexed(root, rel) && !hasPendingJournal(root))) {
+    if (Date.now() > until) throw new Error(`${rel} not applied after ${capMs} ms; hook.log:\n${hookLog(root)}`);
+    await sleep(25);
+  }
+}
+
+/** Waits for the process to end (the cap turns a worker that never exits into a failure). */
+async function waitDead(pid: number, capMs = 30_000): Promise<void> {
+  const until = Date.now() + capMs;
+  while (alive(pid)) {
+    if (Date.now() > until) throw new Error(`worker ${pid} still alive after ${capMs} ms`);
+    await sleep(25);
+  }
+}
+
+describe('the worker waits for the next edit', () => {
+  after(cleanupProjects);
+
+  it('applies two edits sent a moment apart in one process, then exits after the idle window and removes its pid file', async () => {
+    const root = copyProject('shop');
+    await buildIntel(root);
+    await writeThroughHook(root, 'src/idle-first.ts', 5_000);
+    await waitApplied(root, 'src/idle-first.ts');
+    const pid = workerPid(root);
+    assert.ok(pid !== null && alive(pid), 'the worker is still alive once the journal is empty');
+    await writeThroughHook(root, 'src/idle-second.ts', 5_000);
+    await waitApplied(root, 'src/idle-second.ts');
+    assert.equal(workerPid(root), pid, 'no second worker was started');
+    assert.ok(alive(pid!));
+    assert.deepEqual(await presence(root, 'src/idle-second.ts'), everywhere);
+    const drains = hookLog(root).split('\n').filter((l) => l.includes(`worker[${pid}] drained`));
+    assert.equal(drains.length, 2, hookLog(root));
+    // after the idle window it goes, and takes its pid file with it
+    await waitForWorkers(root);
+    await waitDead(pid!);
+    assert.equal(existsSync(path.join(intelPaths(root).dir, 'worker.pid')), false);
+  });
+
+  it('the worker SessionStart starts is the one that applies the first edit', async () => {
+    const root = copyProject('shop');
+    await buildIntel(root);
+    const start = await runHookProcess(
+      HOOKS.sessionStart,
+      { session_id: 's', transcript_path: path.join(root, 't.jsonl'), cwd: root, hook_event_name: 'SessionStart', source: 'startup' },
+      { cwd: root, env: { GSD_WORKER_IDLE_MS: '5000', GSD_HOOK_DEBUG: '1' } },
+    );
+    assert.equal(start.code, 0, start.stderr);
+    const pid = workerPid(root);
+    assert.ok(pid !== null);
+    while (hasPendingJournal(root)) await sleep(25);
+    await writeThroughHook(root, 'src/after-start.ts', 5_000);
+    await waitApplied(root, 'src/after-start.ts');
+    assert.equal(workerPid(root), pid);
+    // a worker whose pid file is gone (intel folder reset, a stale-file clean-up) stops waiting at once
+    rmSync(path.join(intelPaths(root).dir, 'worker.pid'));
+    await waitForWorkers(root, 30_000);
+    await waitDead(pid!);
+  });
+
+  it('edits sent around the moment the worker exits are all applied', async () => {
+    const root = copyProject('shop');
+    await buildIntel(root);
+    const names: string[] = [];
+    const gaps = [0, 120, 250, 400, 60, 300, 180, 500];
+    for (let i = 0; i < 16; i++) {
+      const rel = `src/handover-${i}.ts`;
+      names.push(rel);
+      await writeThroughHook(root, rel, 200);
+      await sleep(gaps[i % gaps.length]);
+    }
+    await waitForWorkers(root);
+    for (const rel of names) assert.deepEqual(await presence(root, rel), everywhere, rel);
+    assert.doesNotMatch(hookLog(root), /failed|internal error|gave up/);
+  });
+});
