@@ -67,6 +67,12 @@ export async function intelStatus(root: string): Promise<import('./pipeline/stat
   return status(root);
 }
 
+/** Brings `intel status`'s sidecar up to date with index.json when an update replaced it (the hooks' worker, idle). */
+export async function refreshStatusFacts(root: string): Promise<boolean> {
+  const { refreshStatusFacts: refresh } = await import('./pipeline/status.js');
+  return refresh(root);
+}
+
 /**
  * Opens a project's graph.db for queries. A graph.db that is corrupt or of another format is rewritten from
  * index.json first (or everything is rebuilt when index.json is unusable too).

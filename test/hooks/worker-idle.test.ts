@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildIntel, hasPendingJournal, intelPaths } from '../../engine/src/index.js';
+import { buildIntel, hasPendingJournal, intelPaths, intelStatus } from '../../engine/src/index.js';
+import { currentIdentity, sidecarBelongsTo } from '../../engine/src/graph/facts-sidecar.js';
 import { HOOKS, alive, everywhere, hookLog, payload, presence, runHookProcess, waitForWorkers, workerPid } from '../helpers/hooks.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 
@@ -109,5 +110,28 @@ describe('the worker waits for the next edit', () => {
     await waitForWorkers(root);
     for (const rel of names) assert.deepEqual(await presence(root, rel), everywhere, rel);
     assert.doesNotMatch(hookLog(root), /failed|internal error|gave up/);
+  });
+
+  it('once the edits settle, the waiting worker reads intel status\'s facts for the index.json they left', async () => {
+    const root = copyProject('shop');
+    await buildIntel(root);
+    const paths = intelPaths(root);
+    const before = await intelStatus(root); // writes index-facts.bin for the built index.json
+    assert.equal(before.state, 'fresh');
+    await writeThroughHook(root, 'src/settled.ts', 8_000);
+    await waitApplied(root, 'src/settled.ts');
+    const pid = workerPid(root);
+    // the sidecar belongs to the index.json the edit wrote before the worker goes (a cap turns a miss into a failure)
+    const until = Date.now() + 60_000;
+    while (!sidecarBelongsTo(paths.indexFacts, currentIdentity(paths.index)!)) {
+      if (Date.now() > until) throw new Error(`index-facts.bin not brought up to date; hook.log:\n${hookLog(root)}`);
+      await sleep(50);
+    }
+    assert.ok(pid !== null && alive(pid), 'read by the waiting worker, which is still there');
+    assert.match(hookLog(root), /status facts read for the new index\.json/);
+    const after = await intelStatus(root);
+    assert.equal(after.state, 'fresh');
+    assert.equal(after.files, before.files! + 1, 'the sidecar answers for the new index.json');
+    await waitForWorkers(root);
   });
 });

@@ -8,7 +8,7 @@
  * Layout: one JSON line (format, identity, header, counts, byte lengths), the keys joined by NUL (a path never holds
  * one) in UTF-8, then the sizes and mtimes as float64 in the machine's byte order (named in the JSON line).
  */
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { tempPathFor } from '../store/atomic-write.js';
 import type { RelPath } from '../types.js';
@@ -43,6 +43,28 @@ export function currentIdentity(file: string): string | null {
     }
   } catch {
     return null;
+  }
+}
+
+/** True when the sidecar at `file` says it was read from the index.json of `identity` (its first line only). */
+export function sidecarBelongsTo(file: string, identity: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, head, 0, head.length, 0);
+    const eol = head.subarray(0, n).indexOf(0x0a);
+    if (eol < 0) return false;
+    const parsed = JSON.parse(head.toString('utf8', 0, eol)) as Partial<SidecarHead>;
+    return parsed.format === FORMAT && parsed.index === identity;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
   }
 }
 

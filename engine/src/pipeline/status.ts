@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { currentIdentity, readFactsSidecar, writeFactsSidecar } from '../graph/facts-sidecar.js';
+import { currentIdentity, readFactsSidecar, sidecarBelongsTo, writeFactsSidecar } from '../graph/facts-sidecar.js';
 import { type IndexFacts, type IndexFactsResult, readIndexFacts } from '../graph/index-facts.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
@@ -62,6 +62,23 @@ function readFacts(paths: ReturnType<typeof intelPaths>): IndexFactsResult & { h
   } else read.facts.edges = edges;
   if (read.identity !== null) writeFactsSidecar(paths.indexFacts, read.identity, read.facts);
   return { ...read, how: edges === null ? 'index.json read whole' : 'index.json split, edges from summary-state.json' };
+}
+
+/**
+ * Brings index-facts.bin up to date with index.json when it belongs to another one (an update wrote index.json since),
+ * so that the next `intel status` reads the sidecar rather than splitting index.json. The hooks' worker calls it
+ * once a burst of edits has settled; returns whether it read index.json. Best effort: never throws.
+ */
+export function refreshStatusFacts(root: string): boolean {
+  try {
+    const paths = intelPaths(root);
+    const identity = currentIdentity(paths.index);
+    if (identity === null || sidecarBelongsTo(paths.indexFacts, identity)) return false;
+    readFacts(paths);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
