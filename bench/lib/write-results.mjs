@@ -209,6 +209,16 @@ export function writeResultsSection(start, end, section, label) {
   log(`results: wrote the ${label} section of ${path.relative(process.cwd(), RESULTS_MD)}`);
 }
 
+/**
+ * Rewrites the engine section from the saved accuracy, speed and incremental results. With one of them missing (a
+ * partial run in a checkout where the others never ran) the section is left as it is, so that no row measured
+ * elsewhere is lost; the new result stays in bench/.work/results/.
+ */
 export function updateResultsMd() {
+  const missing = ['accuracy', 'speed', 'incremental'].filter((name) => !loadResult(name));
+  if (missing.length) {
+    log(`results: the engine section of bench/RESULTS.md is left as it is: no saved ${missing.join(', ')} result in this checkout (run \`npm run bench\` for all); this run's result is in ${path.relative(process.cwd(), RESULTS_DIR)}/`);
+    return;
+  }
   writeResultsSection(START, END, renderEngineSection(), 'engine');
 }
