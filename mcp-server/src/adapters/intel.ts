@@ -59,8 +59,11 @@ export class IntelAdapter {
     const reader = await openIntel(this.root);
     this.opens++;
     this.reader = reader;
-    // openIntel may have repaired graph.db: take the signature of what was actually loaded
-    this.readerSig = signature(this.paths.graph);
+    // The reader holds graph.db as it was at `sig` or later. A signature taken after the open could name a graph.db a
+    // writer put in place while the reader was loading the one before it, and the reader would then be kept, stale,
+    // until the next change. When graph.db moved during the open (a writer, or openIntel's own repair), the next
+    // answer opens it again.
+    this.readerSig = signature(this.paths.graph) === sig ? sig : null;
     return reader;
   }
 
