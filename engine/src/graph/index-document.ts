@@ -30,7 +30,7 @@ const COMMA = 0x2c;
  * The index of the `"` that closes the JSON string opening at `from`, or -1 before `to` (UTF-8 continuation bytes are
  * ≥ 0x80); `-2 - index` when the string holds an escape, so the caller knows to decode it with JSON.parse.
  */
-function endOfKey(bytes: Buffer, from: number, to: number): number {
+export function endOfKey(bytes: Buffer, from: number, to: number): number {
   let escaped = false;
   for (let i = from + 1; i < to; i++) {
     const c = bytes[i];
@@ -42,8 +42,8 @@ function endOfKey(bytes: Buffer, from: number, to: number): number {
   return -1;
 }
 
-const SIZE_KEY = Buffer.from(',"size":');
-const MTIME_KEY = Buffer.from(',"mtimeMs":');
+export const SIZE_KEY = Buffer.from(',"size":');
+export const MTIME_KEY = Buffer.from(',"mtimeMs":');
 /** Bytes read at a time while splitting index.json (a line longer than this grows the buffer). */
 const BLOCK_BYTES = 1 << 20;
 

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { FileRecord, RelPath, ResolvedImport } from '../types.js';
 import { STORE_FORMAT_VERSION } from '../version.js';
-import { type IndexHeader, lineStats, readIndexDocument, splitIndex, statsOfLine } from './index-document.js';
+import { endOfKey, type IndexHeader, lineStats, MTIME_KEY as MTIME, readIndexDocument, SIZE_KEY as SIZE, splitIndex, statsOfLine } from './index-document.js';
 import { fileIdentity } from './lazy-records.js';
 import { importCounts } from './records.js';
 
@@ -105,8 +105,6 @@ const bytes = (s: string) => Buffer.from(s, 'latin1');
 const RECORD_OPEN = bytes('{"path":');
 const ID = bytes(',"id":');
 const HASH = bytes(',"hash":');
-const SIZE = bytes(',"size":');
-const MTIME = bytes(',"mtimeMs":');
 const IMPORTS = bytes(',"imports":');
 const SYNTAX_ERROR = bytes(',"syntaxError":');
 const SKIPPED = bytes(',"skipped":');
@@ -128,12 +126,8 @@ function at(buf: Buffer, i: number, what: Buffer): boolean {
 /** The index just past the JSON string opening at `i` (which must be a `"`), or -1. */
 function skipString(buf: Buffer, i: number, end: number): number {
   if (buf[i] !== QUOTE) return -1;
-  for (let j = i + 1; j < end; j++) {
-    const c = buf[j];
-    if (c === BACKSLASH) j++;
-    else if (c === QUOTE) return j + 1;
-  }
-  return -1;
+  const close = endOfKey(buf, i, end);
+  return close === -1 ? -1 : (close < -1 ? -2 - close : close) + 1;
 }
 
 /** The end of a JSON number starting at `i` (digits, sign, point, exponent). */
