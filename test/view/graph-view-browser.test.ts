@@ -49,6 +49,13 @@ async function load(browser: Browser, file: string): Promise<Loaded> {
   return { page, problems, requests };
 }
 
+/** A project's intel built, its reader opened and its page (written with `args`) loaded: what a group of tests works on. */
+async function drawProject(browser: Browser, root: string, args: string[] = []): Promise<{ root: string; reader: IntelReader; loaded: Loaded }> {
+  await buildIntel(root);
+  const reader = await openIntel(root);
+  return { root, reader, loaded: await load(browser, writePage(root, args)) };
+}
+
 /** The engine's answer as {path: depth}, the selected file at depth 0. */
 function engineRadius(reader: IntelReader, file: string): Record<string, number> {
   const r = blastRadius(reader, file, { maxDepth: 50 });
@@ -99,10 +106,7 @@ describe('the graph page in headless chromium', { timeout: 600_000 }, () => {
     let loaded: Loaded;
     before(async () => {
       if (skip) return;
-      root = copyProject('shop');
-      await buildIntel(root);
-      reader = await openIntel(root);
-      loaded = await load(browser!, writePage(root, ['src/lib/money.ts']));
+      ({ root, reader, loaded } = await drawProject(browser!, copyProject('shop'), ['src/lib/money.ts']));
     });
     after(async () => {
       await loaded?.page.close();
@@ -174,10 +178,7 @@ describe('the graph page in headless chromium', { timeout: 600_000 }, () => {
     let loaded: Loaded;
     before(async () => {
       if (skip) return;
-      root = tempProject(generatedProject());
-      await buildIntel(root);
-      reader = await openIntel(root);
-      loaded = await load(browser!, writePage(root));
+      ({ root, reader, loaded } = await drawProject(browser!, tempProject(generatedProject())));
     });
     after(async () => {
       await loaded?.page.close();
@@ -311,10 +312,7 @@ describe('the graph page in headless chromium', { timeout: 600_000 }, () => {
       for (let i = 0; i < 2000; i++) files[`big/b${pad(i)}.ts`] = `import { hub } from '../core/hub';\nexport const b${pad(i)} = hub + ${i};\n`;
       // big/deep/d0777.ts imports big/b0042.ts: a dependent two levels of groups down
       for (let i = 0; i < 1000; i++) files[`big/deep/d${pad(i)}.ts`] = `import { hub } from '../../core/hub';\n${i === 777 ? "import { b0042 } from '../b0042';\n" : ''}export const deepItem${pad(i)} = hub;\n`;
-      const root = tempProject(files);
-      await buildIntel(root);
-      reader = await openIntel(root);
-      loaded = await load(browser!, writePage(root));
+      ({ reader, loaded } = await drawProject(browser!, tempProject(files)));
     });
     after(async () => {
       await loaded?.page.close();
