@@ -13,6 +13,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { stampLaterThan } from '../store/atomic-write.js';
 import { LockTimeoutError, withLock } from '../store/lock.js';
 import { emptyState, isPlainObject, PlanningError, STATE_VERSION, type GsdState, type Lease, type SpawnItem } from './types.js';
 
@@ -249,6 +250,7 @@ export class StateStore {
       await handle.sync();
       await handle.close();
       handle = undefined;
+      stampLaterThan(temp, file); // caches name a version by inode, size and mtime
       await fsp.rename(temp, file);
     } catch (error) {
       if (handle) await handle.close().catch(() => undefined);

@@ -19,6 +19,27 @@ function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | null)?.code;
 }
 
+/** how much later than the file it replaces a replacement's mtime is at least (well above a double's resolution) */
+const MTIME_STEP_MS = 0.01;
+
+/**
+ * Gives `tmp`, about to be renamed over `file`, an mtime later than `file`'s: now, or a step past the old one when
+ * that is not earlier. Readers and warm caches name a version of a file by (device, inode, size, mtime). File systems
+ * stamp with a clock that moves in ticks of 1-10 ms, and a file replaced by a rename frees its inode for the next
+ * new file, so without this two versions written within one tick could carry the same name when the second got the
+ * first one's inode back; a reader holding the older one would then never see the newer one.
+ */
+export function stampLaterThan(tmp: string, file: string): void {
+  let old: number | null = null;
+  try {
+    old = fs.statSync(file).mtimeMs;
+  } catch (err) {
+    if (errCode(err) !== 'ENOENT') throw err;
+  }
+  const ms = old === null ? Date.now() : Math.max(Date.now(), old + MTIME_STEP_MS);
+  fs.utimesSync(tmp, ms / 1000, ms / 1000);
+}
+
 async function existingModeAsync(file: string): Promise<number | null> {
   try {
     return (await fsp.stat(file)).mode & 0o7777;
@@ -59,6 +80,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     if (options.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;
+    stampLaterThan(tmp, file);
     for (let attempt = 0; ; attempt++) {
       try {
         await fsp.rename(tmp, file);
@@ -111,6 +133,7 @@ function writeTempSync(file: string, write: (fd: number) => void, durable: boole
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   const tmp = writeTempSync(file, (fd) => fs.writeFileSync(fd, data), true);
   try {
+    stampLaterThan(tmp, file);
     for (let attempt = 0; ; attempt++) {
       try {
         fs.renameSync(tmp, file);
@@ -218,6 +241,7 @@ function staged(file: string, tmp: string): StagedFile {
         }
       }
       try {
+        stampLaterThan(tmp, file);
         fs.renameSync(tmp, file);
       } catch (err) {
         if (old >= 0) fs.closeSync(old);

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, s
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { tempPathFor, writeFileAtomic, writeFileAtomicSync } from '../../../engine/src/store/atomic-write.js';
+import { stageCopy, stageFile, tempPathFor, writeFileAtomic, writeFileAtomicSync } from '../../../engine/src/store/atomic-write.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'gsd-atomic-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -58,6 +58,33 @@ describe('atomic writes under contention', () => {
     await Promise.all(versions.map((v) => writeFileAtomic(file, v)));
     assert.ok(versions.includes(readFileSync(file, 'utf8')));
     assert.deepEqual(readdirSync(dir), ['race.txt']);
+  });
+
+  it('gives every replacement a later mtime, so (device, inode, size, mtime) names one version of a file', async () => {
+    // readers and warm caches tell versions apart by that stamp; a file system's clock moves in ticks of a few ms and
+    // a replaced file's inode is handed to the next new file, so same-size versions written quickly could share it
+    const file = path.join(freshDir(), 'graph.db');
+    writeFileSync(file, 'v0');
+    const writers: Array<(data: string) => Promise<void> | void> = [
+      (d) => writeFileAtomic(file, d, { durable: false }),
+      (d) => writeFileAtomicSync(file, d),
+      (d) => stageFile(file, (fd) => writeFileSync(fd, d)).commit(),
+      (d) => {
+        const staged = stageCopy(file);
+        writeFileSync(staged.path, d);
+        staged.commit();
+      },
+    ];
+    const stamps: string[] = [];
+    let last = statSync(file).mtimeMs;
+    for (let i = 0; i < 60; i++) {
+      await writers[i % writers.length](`v${i % 10}`); // same size every time
+      const st = statSync(file);
+      assert.ok(st.mtimeMs > last, `write ${i}: mtime ${st.mtimeMs} is not later than ${last}`);
+      last = st.mtimeMs;
+      stamps.push(`${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`);
+    }
+    assert.equal(new Set(stamps).size, stamps.length);
   });
 
   it('names temp files .<name>.<pid>.<random>.tmp next to the target', () => {
