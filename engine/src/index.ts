@@ -61,10 +61,13 @@ export async function refreshIntel(root: string, options?: RefreshOptions): Prom
 
 export type { IntelStatus } from './pipeline/status.js';
 
-/** What is indexed, when, and what changed on disk since. */
-export async function intelStatus(root: string): Promise<import('./pipeline/status.js').IntelStatus> {
+/**
+ * What is indexed, when, and what changed on disk since. `ownsProcess`: the caller is a CLI process with nothing else
+ * to do meanwhile, so the scan may move the working directory (ScanOptions.ownsProcess); never set it in a server.
+ */
+export async function intelStatus(root: string, options?: { ownsProcess?: boolean }): Promise<import('./pipeline/status.js').IntelStatus> {
   const { intelStatus: status } = await import('./pipeline/status.js');
-  return status(root);
+  return status(root, options);
 }
 
 /** Brings `intel status`'s sidecar up to date with index.json when an update replaced it (the hooks' worker, idle). */

@@ -86,7 +86,7 @@ export function refreshStatusFacts(root: string): boolean {
  * merged in their common sorted order. The edges come from summary-state.json when it belongs to this index.json,
  * else from the records (a second, slower read of index.json).
  */
-export async function intelStatus(root: string): Promise<IntelStatus> {
+export async function intelStatus(root: string, options: { /** the caller owns its process (the CLI): see ScanOptions.ownsProcess */ ownsProcess?: boolean } = {}): Promise<IntelStatus> {
   const lap = perfMark();
   const paths = intelPaths(root);
   const read = readFacts(paths);
@@ -95,7 +95,7 @@ export async function intelStatus(root: string): Promise<IntelStatus> {
   const { header, keys, stats } = facts;
   lap(`status: index.json's facts (${read.how})`);
   const config = configListing();
-  const scanned = await scanProject(root, readIntelConfig(root), { onListed: config.onListed });
+  const scanned = await scanProject(root, readIntelConfig(root), { onListed: config.onListed, ownsProcess: options.ownsProcess });
   lap(`status: scan (${scanned.length} files)`);
   const added: RelPath[] = [];
   const changed: RelPath[] = [];

@@ -77,7 +77,7 @@ async function status(args: ParsedArgs): Promise<number> {
   checkFlags(args, ['json', 'help', 'root']);
   const root = path.resolve(args.positional[0] ?? stringFlag(args, 'root') ?? findProjectRoot(process.cwd()) ?? '.');
   if (existsSync(intelPaths(root).index)) await catchUp(root);
-  const s = await intelStatus(root);
+  const s = await intelStatus(root, { ownsProcess: true });
   print(args, s, () => fmt.status(s));
   return s.state === 'fresh' || s.state === 'stale' ? 0 : 1;
 }

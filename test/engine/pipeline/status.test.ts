@@ -49,6 +49,17 @@ describe('intel status: the answer after every kind of change, with and without 
     assert.ok((s.edges ?? 0) > 5 && (s.imports ?? 0) >= (s.edges ?? 0), JSON.stringify(s));
   });
 
+  it('after a build reads the index-facts.bin the build left, and answers the same with ownsProcess (the CLI)', async () => {
+    await buildIntel(root);
+    const sidecar = statSync(intelPaths(root).indexFacts);
+    assert.ok(sidecar.mtimeMs >= statSync(intelPaths(root).index).mtimeMs, 'written after index.json');
+    const first = await intelStatus(root, { ownsProcess: true });
+    const after = statSync(intelPaths(root).indexFacts);
+    assert.deepEqual([after.ino, after.mtimeMs], [sidecar.ino, sidecar.mtimeMs], 'status read the sidecar the build wrote');
+    assert.deepEqual(first, await reference(root));
+    assert.equal(first.state, 'fresh');
+  });
+
   it('sees edits, deletes, adds and config changes made since, while the sidecar still describes the index', async () => {
     appendFileSync(path.join(root, 'src/lazy.ts'), '// touched\n');
     rmSync(path.join(root, 'src/legacy/format.cjs'));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFileFilter, scanProject } from '../../../engine/src/scan/index.js';
@@ -52,6 +52,46 @@ describe('scan: which files are indexed', () => {
     assert.ok(!withStats.some((f) => f.path.startsWith('src/linked-folder/')), 'a linked folder is not entered (loadFile walked relies on it)');
     assert.ok(without.every((f) => f.size === 0 && f.mtimeMs === 0));
     assert.equal(withStats.find((f) => f.path === 'src/b/c.ts')?.size, 2);
+  });
+
+  it('with ownsProcess (the CLI) stats each file from inside its folder: the same answer, and the working directory put back', async () => {
+    const files = { 'src/a.ts': 'x', 'src/b/c.ts': 'yy', 'src/d e/ü.ts': 'zzz', 'elsewhere/c.ts': 'a longer one', 'lib/g.ts': 'g' };
+    const scan = (root: string, ownsProcess: boolean, onListed?: (rel: string) => void) =>
+      scanProject(root, readIntelConfig(root), { ownsProcess, onListed: onListed && ((rel) => onListed(rel)) });
+    const home = process.cwd();
+    const plain = tempProject(files);
+    symlinkSync(path.join(plain, 'elsewhere'), path.join(plain, 'src/linked-folder'));
+    symlinkSync(path.join(plain, 'src/a.ts'), path.join(plain, 'src/link.ts'));
+    assert.deepEqual(await scan(plain, true), await scan(plain, false));
+    assert.equal((await scan(plain, true)).find((f) => f.path === 'src/d e/ü.ts')?.size, 3);
+    assert.equal(process.cwd(), home);
+    // a project reached through a linked path
+    const linked = `${plain}-link`;
+    symlinkSync(plain, linked);
+    try {
+      assert.deepEqual(await scan(linked, true), await scan(plain, false));
+    } finally {
+      rmSync(linked);
+    }
+    // a folder removed after it was listed, and one swapped for a link to another folder: as the full paths resolve
+    for (const change of ['remove', 'swap'] as const) {
+      const answers: string[][] = [];
+      for (const ownsProcess of [true, false]) {
+        const root = tempProject(files);
+        const scanned = await scan(root, ownsProcess, (rel) => {
+          if (rel !== 'src/b') return;
+          if (change === 'remove') rmSync(path.join(root, 'src/b'), { recursive: true });
+          else {
+            renameSync(path.join(root, 'src/b'), path.join(root, 'src/b-old'));
+            symlinkSync(path.join(root, 'elsewhere'), path.join(root, 'src/b'));
+          }
+        });
+        answers.push(scanned.map((f) => `${f.path} ${f.size}`)); // two projects: their mtimes differ
+        assert.equal(process.cwd(), home);
+      }
+      assert.deepEqual(answers[0], answers[1], change);
+      assert.equal(answers[0].find((f) => f.startsWith('src/b/c.ts ')), change === 'remove' ? undefined : 'src/b/c.ts 12', change);
+    }
   });
 
   it('lists no symbolic link, to a file inside the project or outside it, as fast-glob (onlyFiles, followSymbolicLinks: false) did', async () => {
