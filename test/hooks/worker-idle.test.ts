@@ -4,12 +4,14 @@
  * it exits is never lost. Real hook processes with Claude Code payloads, a real worker.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel, hasPendingJournal, intelPaths, intelStatus } from '../../engine/src/index.js';
 import { currentIdentity, sidecarBelongsTo } from '../../engine/src/graph/facts-sidecar.js';
 import { HOOKS, alive, everywhere, hookLog, payload, presence, runHookProcess, waitForWorkers, workerPid } from '../helpers/hooks.js';
+import { repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -133,5 +135,39 @@ describe('the worker waits for the next edit', () => {
     assert.equal(after.state, 'fresh');
     assert.equal(after.files, before.files! + 1, 'the sidecar answers for the new index.json');
     await waitForWorkers(root);
+  });
+});
+
+describe('a waiting worker and a new install', () => {
+  after(cleanupProjects);
+
+  it('stops waiting once its script is replaced (a reinstall or an upgrade), and takes its pid file with it', async () => {
+    const root = copyProject('shop');
+    await buildIntel(root);
+    // a copy beside the built worker (its relative imports resolve the same), started as ensureWorker starts one
+    const built = path.join(repoRoot, 'dist', 'hooks', 'src', 'worker.js');
+    const script = path.join(path.dirname(built), `worker-reinstall-${process.pid}-${Date.now()}.js`);
+    copyFileSync(built, script);
+    try {
+      const child = spawn(process.execPath, [script, root], {
+        detached: true,
+        stdio: 'ignore',
+        env: { ...process.env, GSD_WORKER_IDLE_MS: '600000', GSD_HOOK_DEBUG: '1' },
+      });
+      child.unref();
+      writeFileSync(path.join(intelPaths(root).dir, 'worker.pid'), `${child.pid}\n`); // before node has even started
+      const pid = child.pid!;
+      const until = Date.now() + 60_000;
+      while (!hookLog(root).includes(`worker[${pid}] idle`)) {
+        if (Date.now() > until || !alive(pid)) throw new Error(`the worker never waited; hook.log:\n${hookLog(root)}`);
+        await sleep(25);
+      }
+      assert.ok(alive(pid), 'waiting, with a 600 s idle window');
+      appendFileSync(script, '\n// a new version\n');
+      await waitDead(pid); // its 2 s poll sees the new script; the idle window is 600 s
+      assert.equal(existsSync(path.join(intelPaths(root).dir, 'worker.pid')), false);
+    } finally {
+      rmSync(script, { force: true });
+    }
   });
 });
