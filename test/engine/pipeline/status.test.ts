@@ -50,7 +50,10 @@ describe('intel status: the answer after every kind of change, with and without 
   });
 
   it('after a build reads the index-facts.bin the build left, and answers the same with ownsProcess (the CLI)', async () => {
+    rmSync(intelPaths(root).indexFacts, { force: true });
     await buildIntel(root);
+    assert.equal(existsSync(intelPaths(root).indexFacts), false, 'a small build leaves no sidecar (default: from 10,000 files)');
+    await buildIntel(root, { statusFacts: true });
     const sidecar = statSync(intelPaths(root).indexFacts);
     assert.ok(sidecar.mtimeMs >= statSync(intelPaths(root).index).mtimeMs, 'written after index.json');
     const first = await intelStatus(root, { ownsProcess: true });
