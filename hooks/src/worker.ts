@@ -13,7 +13,7 @@
  */
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { drainJournal, hasPendingJournal, readIntelConfig, refreshStatusFacts, warmUpdates } from '../../engine/src/index.js';
+import { carryStatusFacts, drainJournal, hasPendingJournal, readIntelConfig, refreshStatusFacts, warmUpdates } from '../../engine/src/index.js';
 import { HEARTBEAT_MS, claimForSelf, heartbeat, ownsPidFile, releasePidFile } from './capture.js';
 import { describeError, logNote } from './log.js';
 
@@ -134,6 +134,8 @@ async function main(): Promise<void> {
   try {
     for (;;) {
       const ok = await drainAll(root);
+      // the edits are in place and the lock is free: `intel status`'s sidecar follows the index.json they left
+      if (ok && (await carryStatusFacts(root)) && debug) logNote(root, 'worker', 'status facts carried to the new index.json');
       if (ok && idleMs > 0 && Date.now() - started < MAX_LINGER_LIFE_MS) {
         // the next edit should find the engine warm even when this drain did not need sql.js or index.json
         try {

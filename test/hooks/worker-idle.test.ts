@@ -114,26 +114,38 @@ describe('the worker waits for the next edit', () => {
     assert.doesNotMatch(hookLog(root), /failed|internal error|gave up/);
   });
 
-  it('once the edits settle, the waiting worker reads intel status\'s facts for the index.json they left', async () => {
+  it('the worker carries intel status\'s facts to the index.json an edit left, or reads them once edits settle', async () => {
     const root = copyProject('shop');
     await buildIntel(root);
     const paths = intelPaths(root);
     const before = await intelStatus(root); // writes index-facts.bin for the built index.json
     assert.equal(before.state, 'fresh');
+    /** waits until the sidecar belongs to index.json as it is now (a cap turns a miss into a failure) */
+    const current = async () => {
+      const until = Date.now() + 60_000;
+      while (!sidecarBelongsTo(paths.indexFacts, currentIdentity(paths.index)!)) {
+        if (Date.now() > until) throw new Error(`index-facts.bin not brought up to date; hook.log:\n${hookLog(root)}`);
+        await sleep(50);
+      }
+    };
+    // the sidecar described the index.json the edit replaced: carried along right after the drain
     await writeThroughHook(root, 'src/settled.ts', 8_000);
     await waitApplied(root, 'src/settled.ts');
     const pid = workerPid(root);
-    // the sidecar belongs to the index.json the edit wrote before the worker goes (a cap turns a miss into a failure)
-    const until = Date.now() + 60_000;
-    while (!sidecarBelongsTo(paths.indexFacts, currentIdentity(paths.index)!)) {
-      if (Date.now() > until) throw new Error(`index-facts.bin not brought up to date; hook.log:\n${hookLog(root)}`);
-      await sleep(50);
-    }
-    assert.ok(pid !== null && alive(pid), 'read by the waiting worker, which is still there');
-    assert.match(hookLog(root), /status facts read for the new index\.json/);
-    const after = await intelStatus(root);
+    await current();
+    assert.match(hookLog(root), /status facts carried to the new index\.json/);
+    let after = await intelStatus(root);
     assert.equal(after.state, 'fresh');
     assert.equal(after.files, before.files! + 1, 'the sidecar answers for the new index.json');
+    // no sidecar before the edit: the waiting worker reads the facts once no entry came for 3 s
+    rmSync(paths.indexFacts);
+    await writeThroughHook(root, 'src/settled-too.ts', 8_000);
+    await waitApplied(root, 'src/settled-too.ts');
+    await current();
+    assert.ok(pid !== null && alive(pid) && workerPid(root) === pid, 'the same waiting worker, still there');
+    assert.match(hookLog(root), /status facts read for the new index\.json/);
+    after = await intelStatus(root);
+    assert.equal(after.files, before.files! + 2);
     await waitForWorkers(root);
   });
 });

@@ -218,6 +218,11 @@ export function serializeIndex(records: Map<RelPath, FileRecord>, configFiles: R
   return Buffer.concat(parts);
 }
 
+/** The header index.json is written with. */
+export function indexHeader(configFiles: Record<RelPath, number>, builtAt: string): IndexHeader {
+  return { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt, configFiles };
+}
+
 /** Bytes gathered before a chunk of index.json is handed on. */
 const CHUNK_BYTES = 1 << 20;
 
@@ -227,7 +232,7 @@ const CHUNK_BYTES = 1 << 20;
  * one buffer: a chunk is only valid until the next one is asked for.
  */
 export function* indexChunks(records: Map<RelPath, FileRecord>, configFiles: Record<RelPath, number>, builtAt: string): Generator<Buffer> {
-  const header: IndexHeader = { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt, configFiles };
+  const header = indexHeader(configFiles, builtAt);
   const lazy = records instanceof LazyRecords ? records : null;
   const reader = lazy?.rawSource()?.open();
   try {

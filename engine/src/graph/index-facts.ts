@@ -99,6 +99,53 @@ export function factsOfRecords(header: IndexHeader, records: Iterable<[RelPath, 
   return facts.done(header);
 }
 
+/** One record an update replaced: its key, the record before (undefined: added) and after (undefined: removed). */
+export type RecordChange = [key: RelPath, before: FileRecord | undefined, after: FileRecord | undefined];
+
+/**
+ * The facts of the index an update wrote, from the facts of the index it replaced and the records it changed: the
+ * keys merged in their sorted order, the counts moved by each changed record's difference (factsOf, the reference's
+ * own per-record figures). Exact when `old` are the facts of the very records the update started from.
+ */
+export function followFacts(old: IndexFacts, header: IndexHeader, changes: Iterable<RecordChange>): IndexFacts {
+  const sorted = [...new Map([...changes].map((c) => [c[0], c])).values()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const counts = { imports: old.imports, edges: old.edges, unresolved: old.unresolved, skipped: old.skipped, syntaxErrors: old.syntaxErrors };
+  const move = (r: FileRecord, sign: 1 | -1) => {
+    const f = factsOf(r);
+    counts.imports += sign * f.imports;
+    counts.edges += sign * f.edges;
+    counts.unresolved += sign * f.unresolved;
+    if (f.skipped) counts.skipped += sign;
+    if (f.syntaxError) counts.syntaxErrors += sign;
+  };
+  // records whose own path is not their key (hand edits), by key while the places move
+  const own = new Map<RelPath, RelPath>();
+  for (const [i, p] of old.paths) own.set(old.keys[i], p);
+  const keys: RelPath[] = [];
+  const stats = new Float64Array(2 * (old.keys.length + sorted.length));
+  const push = (key: RelPath, size: number, mtimeMs: number) => {
+    stats[2 * keys.length] = size;
+    stats[2 * keys.length + 1] = mtimeMs;
+    keys.push(key);
+  };
+  let i = 0;
+  for (const [key, before, after] of sorted) {
+    for (; i < old.keys.length && old.keys[i] < key; i++) push(old.keys[i], old.stats[2 * i], old.stats[2 * i + 1]);
+    if (i < old.keys.length && old.keys[i] === key) i++;
+    if (before) move(before, -1);
+    own.delete(key);
+    if (after) {
+      move(after, 1);
+      push(key, after.size, after.mtimeMs);
+      if (after.path !== key) own.set(key, after.path);
+    }
+  }
+  for (; i < old.keys.length; i++) push(old.keys[i], old.stats[2 * i], old.stats[2 * i + 1]);
+  const paths = new Map<number, RelPath>();
+  if (own.size) keys.forEach((k, place) => own.has(k) && paths.set(place, own.get(k)!));
+  return { header, keys, stats: stats.subarray(0, 2 * keys.length), paths, ...counts };
+}
+
 // ---------------------------------------------------------------- a record line, as serializeIndex lays it out
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');

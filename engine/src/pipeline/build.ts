@@ -47,23 +47,14 @@ const STATUS_FACTS_FROM_FILES = 10_000;
 export async function buildIntel(root: string, options: BuildOptions = {}): Promise<BuildReport> {
   const paths = intelPaths(root);
   mkdirSync(paths.dir, { recursive: true });
-  let report: BuildReport;
   try {
-    report = await withLock(paths.lock, () => buildUnlocked(root, options), { timeoutMs: 120_000 });
+    return await withLock(paths.lock, () => buildUnlocked(root, options), { timeoutMs: 120_000 });
   } catch (error) {
     // a full disk may show before the artefacts are written (the lock file): the same clear error, nothing replaced
     const code = (error as NodeJS.ErrnoException | null)?.code;
     if (code === 'ENOSPC' || code === 'EDQUOT') throw new BuildWriteError(paths.dir, error);
     throw error;
   }
-  // `intel status` after a large build reads index-facts.bin instead of splitting index.json (~0.3 s at 50,000 files,
-  // ~2 % of that build); below STATUS_FACTS_FROM_FILES the split costs a status little and the refresh ~2 % of every
-  // build (20 ms of lodash's 0.85 s). Best effort: never fails the build.
-  if (options.statusFacts ?? report.files >= STATUS_FACTS_FROM_FILES) {
-    const lap = perfMark();
-    if (refreshStatusFacts(root)) lap('build: status facts');
-  }
-  return report;
 }
 
 export async function buildUnlocked(root: string, options: BuildOptions = {}): Promise<BuildReport> {
@@ -136,6 +127,10 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   const written = await writeAllArtifacts(state, builtAt);
   progress('write', 1, 1);
   lap('write');
+  // `intel status` after a large build reads index-facts.bin instead of splitting index.json (~0.3 s at 50,000 files,
+  // ~2 % of that build); below STATUS_FACTS_FROM_FILES the split costs a status little and the refresh ~2 % of every
+  // build (20 ms of lodash's 0.85 s). Updates then carry it along (followStatusFacts). Best effort.
+  if ((options.statusFacts ?? records.size >= STATUS_FACTS_FROM_FILES) && refreshStatusFacts(root)) perf('build: status facts');
 
   const { imports, edges, unresolved } = importCounts(records.values(), (r) => written.out.get(r.path) ?? []);
   const all = [...records.values()];

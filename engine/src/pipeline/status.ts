@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
 import { currentIdentity, readFactsSidecar, sidecarBelongsTo, writeFactsSidecar } from '../graph/facts-sidecar.js';
-import { type IndexFacts, type IndexFactsResult, readIndexFacts } from '../graph/index-facts.js';
+import type { IndexHeader } from '../graph/index-document.js';
+import { followFacts, type IndexFacts, type IndexFactsResult, readIndexFacts, type RecordChange } from '../graph/index-facts.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
 import { scanProject } from '../scan/index.js';
@@ -76,6 +77,49 @@ export function refreshStatusFacts(root: string): boolean {
     if (identity === null || sidecarBelongsTo(paths.indexFacts, identity)) return false;
     readFacts(paths);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** per project, how to carry index-facts.bin to the index.json the last update wrote (noteFactsChange) */
+const carries = new Map<string, () => boolean>();
+
+/**
+ * For an update that replaced index.json, under the lock, right after the write: when index-facts.bin described the
+ * index.json it replaced (`previous`, that file's identity, taken before the write), notes how to carry it to the new
+ * one by the changed records' difference (followFacts: ~80 ms at 50,000 files, against ~330 ms to split index.json).
+ * The hooks' worker does it once the lock is released (carryStatusFacts), so the edit does not wait for it; a note
+ * nobody carries is replaced by the project's next one. Best effort: never throws.
+ */
+export function noteFactsChange(root: string, previous: string | null, header: IndexHeader, changes: RecordChange[]): void {
+  try {
+    const paths = intelPaths(root);
+    const written = currentIdentity(paths.index);
+    if (previous === null || written === null || written === previous || !sidecarBelongsTo(paths.indexFacts, previous)) {
+      carries.delete(root);
+      return;
+    }
+    carries.set(root, () => {
+      const lap = perfMark();
+      const old = readFactsSidecar(paths.indexFacts, previous);
+      if (!old) return false;
+      // named for the index.json this update wrote: if another writer replaced it since, the next status ignores it
+      writeFactsSidecar(paths.indexFacts, written, followFacts(old, header, changes));
+      lap(`index-facts.bin carried to the new index.json (${old.keys.length} files)`);
+      return true;
+    });
+  } catch {
+    carries.delete(root);
+  }
+}
+
+/** Carries index-facts.bin to the index.json of this process's last update of `root`, if noted; whether it did. */
+export function carryStatusFacts(root: string): boolean {
+  const carry = carries.get(root);
+  carries.delete(root);
+  try {
+    return carry?.() ?? false;
   } catch {
     return false;
   }

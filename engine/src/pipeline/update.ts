@@ -2,7 +2,8 @@ import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readIntelConfig } from '../config.js';
 import { edgesOf, knownFactsOf, makeRecord, reresolve, rowsOf } from '../graph/records.js';
-import { indexChunks, readIndexDocument } from '../graph/index-document.js';
+import { indexChunks, indexHeader, readIndexDocument } from '../graph/index-document.js';
+import { currentIdentity } from '../graph/facts-sidecar.js';
 import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js';
 import { moduleStyleOf, recordExportStyle } from '../graph/conventions.js';
 import { toRelPath } from '../ids.js';
@@ -16,6 +17,7 @@ import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { edgesAround, writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
 import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
+import { noteFactsChange } from './status.js';
 import { hasWarmState, keepWarmState, takeWarmState, type WarmState } from './warm-state.js';
 
 export interface UpdateReport {
@@ -197,10 +199,15 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
     if (!old || !now || graphFacts(old) !== graphFacts(now)) summaryChange = 'all';
     else if (summaryChange === 'same' && countFacts(old) !== countFacts(now)) summaryChange = 'counts';
   }
+  // index.json as this update found it, for intel status's sidecar (noteFactsChange)
+  const previous = currentIdentity(intelPaths(state.root).index);
+  const followFacts = () =>
+    noteFactsChange(state.root, previous, indexHeader(state.configFiles, builtAt), [...changed, ...removed.keys()].map((p) => [p, before.get(p), state.records.get(p)]));
   if (changed.size === 0 && removed.size === 0) {
     if (stampsMoved) {
       await writeIndexDocument(state, builtAt);
       state.builtAt = builtAt;
+      followFacts();
     }
     return { changed, removed, reresolved };
   }
@@ -211,6 +218,7 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
     else throw error;
   }
   state.builtAt = builtAt;
+  followFacts();
   return { changed, removed, reresolved };
 }
 

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildIntel, intelPaths, intelStatus, refreshIntel, updateIntel, type IntelStatus } from '../../../engine/src/index.js';
+import { buildIntel, carryStatusFacts, intelPaths, intelStatus, refreshIntel, updateIntel, type IntelStatus } from '../../../engine/src/index.js';
+import { currentIdentity, readFactsSidecar } from '../../../engine/src/graph/facts-sidecar.js';
+import { readIndexFacts } from '../../../engine/src/graph/index-facts.js';
 import { cleanupProjects, copyProject, writeFile } from '../../helpers/project.js';
 
 /** What status answers without its shortcuts: no sidecar, no summary-state.json (every record read). */
@@ -55,7 +57,7 @@ describe('intel status: the answer after every kind of change, with and without 
     assert.equal(existsSync(intelPaths(root).indexFacts), false, 'a small build leaves no sidecar (default: from 10,000 files)');
     await buildIntel(root, { statusFacts: true });
     const sidecar = statSync(intelPaths(root).indexFacts);
-    assert.ok(sidecar.mtimeMs >= statSync(intelPaths(root).index).mtimeMs, 'written after index.json');
+    assert.ok(readFactsSidecar(intelPaths(root).indexFacts, currentIdentity(intelPaths(root).index)!), 'for the index.json the build wrote');
     const first = await intelStatus(root, { ownsProcess: true });
     const after = statSync(intelPaths(root).indexFacts);
     assert.deepEqual([after.ino, after.mtimeMs], [sidecar.ino, sidecar.mtimeMs], 'status read the sidecar the build wrote');
@@ -138,5 +140,54 @@ describe('intel status: the answer after every kind of change, with and without 
     } finally {
       writeFileSync(paths.index, index);
     }
+  });
+});
+
+describe('intel status: updates carry index-facts.bin along', () => {
+  after(cleanupProjects);
+
+  it('after every kind of update and refresh the sidecar is carried to the new index.json and equals a fresh split of it', async () => {
+    const root = copyProject('shop');
+    await buildIntel(root, { statusFacts: true });
+    const paths = intelPaths(root);
+    const check = async (what: string, carry = true) => {
+      assert.equal(await carryStatusFacts(root), carry, `${what}: a carry was noted`);
+      const identity = currentIdentity(paths.index)!;
+      const followed = readFactsSidecar(paths.indexFacts, identity);
+      assert.ok(followed, `${what}: the sidecar was carried to the new index.json`);
+      const split = readIndexFacts(paths.index);
+      assert.ok(split.ok);
+      assert.deepEqual(followed, split.facts, what);
+      assert.deepEqual(await intelStatus(root), await reference(root), what);
+      await intelStatus(root); // reference() removed the sidecar: the status writes it again for the next step
+    };
+    const edit = async (what: string, files: Record<string, string | null>) => {
+      for (const [rel, text] of Object.entries(files)) {
+        if (text === null) rmSync(path.join(root, rel));
+        else writeFile(root, rel, text);
+      }
+      await updateIntel(root, Object.keys(files));
+      await check(what);
+    };
+    await check('the build', false);
+    await edit('a body edit', { 'src/lib/strings.ts': 'export const upper = (s: string) => s.toUpperCase();\nexport const lower = (s: string) => s.toLowerCase();\n' });
+    await edit('a new file with resolved and unresolved imports', { 'src/new/feature.ts': "import { upper } from '../lib/strings';\nimport { nope } from './missing';\nimport x from 'left-pad';\nexport const f = upper(nope + x);\n" });
+    await edit('an import removed', { 'src/cart/cart.ts': 'export const empty = [];\n' });
+    await edit('a syntax error', { 'src/broken.ts': 'export const = ;\n' });
+    await edit('a delete that leaves imports unresolved', { 'src/lib/money.ts': null });
+    await edit('the syntax error fixed, an add and a delete at once', { 'src/broken.ts': 'export const fixed = 1;\n', 'src/lib/money.ts': 'export const cents = (n: number) => n * 100;\n', 'src/new/feature.ts': null });
+    writeFile(root, 'src/catalog/product.ts', 'export const product = 1;\n');
+    writeFile(root, 'src/outside-claude.ts', "import { product } from './catalog/product';\nexport const p = product;\n");
+    rmSync(path.join(root, 'src/legacy/report.cjs'));
+    await refreshIntel(root);
+    await check('a refresh of changes made outside');
+    // a note carried after another writer replaced index.json names the update's index.json: status does not use it
+    writeFile(root, 'src/late.ts', 'export const late = 1;\n');
+    await updateIntel(root, ['src/late.ts']);
+    await buildIntel(root);
+    assert.equal(await carryStatusFacts(root), true);
+    assert.equal(readFactsSidecar(paths.indexFacts, currentIdentity(paths.index)!), null);
+    assert.deepEqual(await intelStatus(root), await reference(root));
+    assert.equal(await carryStatusFacts(root), false, 'a note is carried once');
   });
 });
