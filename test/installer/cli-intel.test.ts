@@ -7,8 +7,8 @@ import { cleanupProjects, copyProject } from '../helpers/project.js';
 
 const CLI = cliPath;
 
-function cli(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -45,9 +45,13 @@ describe('get-shit-done-cc intel (the built CLI, spawned)', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(path.join(root, 'src/extra.ts'), "import { pad } from './legacy/format.cjs';\n");
     appendJournal(root, [{ path: 'src/extra.ts', at: Date.now(), source: 'test' }]);
-    const s = JSON.parse(cli(['intel', 'status', '--json'], root).stdout);
+    // the statuses before left index-facts.bin for the index.json the drain replaces: it is carried, not split again
+    const r = cli(['intel', 'status', '--json'], root, { GSD_PERF: '1' });
+    const s = JSON.parse(r.stdout);
     assert.ok(!s.pending.added.includes('src/extra.ts'), 'the journaled file is indexed, not pending');
     assert.equal(s.files, 13);
+    assert.match(r.stderr, /index-facts\.bin carried to the new index\.json/);
+    assert.match(r.stderr, /index\.json's facts \(sidecar\)/);
   });
 
   it('answers every query from a subfolder of the project, in text and JSON', () => {

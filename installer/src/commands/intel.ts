@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   blastRadius,
   buildIntel,
+  carryStatusFacts,
   dependencies,
   drainJournal,
   findProjectRoot,
@@ -76,7 +77,10 @@ async function build(args: ParsedArgs): Promise<number> {
 async function status(args: ParsedArgs): Promise<number> {
   checkFlags(args, ['json', 'help', 'root']);
   const root = path.resolve(args.positional[0] ?? stringFlag(args, 'root') ?? findProjectRoot(process.cwd()) ?? '.');
-  if (existsSync(intelPaths(root).index)) await catchUp(root);
+  if (existsSync(intelPaths(root).index)) {
+    await catchUp(root);
+    await carryStatusFacts(root); // what the drain changed, carried into index-facts.bin rather than split again
+  }
   const s = await intelStatus(root, { ownsProcess: true });
   print(args, s, () => fmt.status(s));
   return s.state === 'fresh' || s.state === 'stale' ? 0 : 1;
