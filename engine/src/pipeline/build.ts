@@ -129,7 +129,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   lap('write');
   // `intel status` after a large build reads index-facts.bin instead of splitting index.json (~0.3 s at 50,000 files,
   // ~2 % of that build); below STATUS_FACTS_FROM_FILES the split costs a status little and the refresh ~2 % of every
-  // build (20 ms of lodash's 0.85 s). Updates then carry it along (followStatusFacts). Best effort.
+  // build (20 ms of lodash's 0.85 s). Updates then carry it along (noteFactsChange, carryStatusFacts). Best effort.
   if ((options.statusFacts ?? records.size >= STATUS_FACTS_FROM_FILES) && refreshStatusFacts(root)) perf('build: status facts');
 
   const { imports, edges, unresolved } = importCounts(records.values(), (r) => written.out.get(r.path) ?? []);

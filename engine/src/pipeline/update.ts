@@ -201,13 +201,13 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
   }
   // index.json as this update found it, for intel status's sidecar (noteFactsChange)
   const previous = currentIdentity(intelPaths(state.root).index);
-  const followFacts = () =>
+  const noteFacts = () =>
     noteFactsChange(state.root, previous, indexHeader(state.configFiles, builtAt), [...changed, ...removed.keys()].map((p) => [p, before.get(p), state.records.get(p)]));
   if (changed.size === 0 && removed.size === 0) {
     if (stampsMoved) {
       await writeIndexDocument(state, builtAt);
       state.builtAt = builtAt;
-      followFacts();
+      noteFacts();
     }
     return { changed, removed, reresolved };
   }
@@ -218,7 +218,7 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
     else throw error;
   }
   state.builtAt = builtAt;
-  followFacts();
+  noteFacts();
   return { changed, removed, reresolved };
 }
 
