@@ -65,8 +65,12 @@ export type FolderListing = (dir: string) => ReadonlyMap<string, Dirent> | undef
  */
 export function presentConfigFiles(root: string, files: Iterable<RelPath>, listing?: FolderListing): RelPath[] {
   const dirs = new Set<string>();
+  let last = '\u0000'; // the folder of the file before: a sorted list has each folder's files together
   for (const file of files) {
-    let dir = parentOf(file);
+    const slash = file.lastIndexOf('/');
+    if (slash < 0 ? last === '.' : slash === last.length && file.startsWith(last)) continue;
+    let dir = slash < 0 ? '.' : file.slice(0, slash);
+    last = dir;
     while (!dirs.has(dir)) {
       dirs.add(dir);
       if (dir === '.') break;
