@@ -18,8 +18,9 @@ export type IndexReadResult =
 
 const FILES_OPEN = '"files":{\n';
 const FILES_CLOSE = '\n}}\n';
-const OPEN_BYTES = Buffer.from(FILES_OPEN);
-const CLOSE_BYTES = Buffer.from(FILES_CLOSE);
+/** what comes right before index.json's first record line, and what ends the file (the warm state checks both) */
+export const OPEN_BYTES = Buffer.from(FILES_OPEN);
+export const CLOSE_BYTES = Buffer.from(FILES_CLOSE);
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -15,7 +15,8 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { LazyRecords, RecordSource } from '../graph/lazy-records.js';
+import { CLOSE_BYTES, OPEN_BYTES } from '../graph/index-document.js';
+import { fileIdentity, LazyRecords, RecordSource } from '../graph/lazy-records.js';
 import type { Resolver } from '../resolve/index.js';
 import type { FileRecord, RelPath } from '../types.js';
 import type { ProjectState } from './project-state.js';
@@ -42,17 +43,11 @@ const MAX_PROJECTS = 2;
 /** more records parsed than this (a summary over every record parsed them all): not worth re-laying, read afresh */
 const MAX_PARSED = 2_000;
 /** index.json's layout around its record lines (graph/index-document.ts, indexChunks) */
-const FILES_OPEN = Buffer.from('"files":{\n');
-const FILES_CLOSE = Buffer.from('\n}}\n');
 
 const warm = new Map<string, Warm>();
 /** updates that found their state kept (for tests and benchmarks: proof the warm path ran) */
 let hits = 0;
 const enabled = () => process.env.GSD_WARM_STATE !== '0';
-
-function stampOf(st: Stats): string {
-  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
-}
 
 function statIfAny(file: string): Stats | null {
   try {
@@ -73,7 +68,7 @@ export function takeWarmState(root: string, indexFile: string, stats: boolean): 
   warm.delete(root);
   if (!enabled() || (stats && !entry.state.stats)) return null;
   const st = statIfAny(indexFile);
-  if (!st || stampOf(st) !== entry.stamp) return null;
+  if (!st || fileIdentity(st) !== entry.stamp) return null;
   // a ConfigError is thrown as a fresh read would throw it
   const config = readIntelConfig(root);
   if (JSON.stringify(config) !== JSON.stringify(entry.state.config)) return null;
@@ -98,12 +93,12 @@ export function keepWarmState(state: WarmState, indexFile: string): void {
   if (!(records instanceof LazyRecords)) return;
   const st = statIfAny(indexFile);
   if (!st) return;
-  const stamp = stampOf(st);
+  const stamp = fileIdentity(st);
   if (records.parsedKeys().length > MAX_PARSED) return;
   if (records.rawSource()?.identity !== stamp) {
     // index.json was written from these records: the same records, as spans of the new file
     const fresh = RecordSource.ofFile(indexFile, st);
-    const { records: relaid, bodyStart } = records.relaid(fresh, st.size, FILES_CLOSE.length, lineBytes);
+    const { records: relaid, bodyStart } = records.relaid(fresh, st.size, CLOSE_BYTES.length, lineBytes);
     if (!layoutMatches(fresh, relaid, bodyStart, st.size)) return;
     state.records = relaid;
   }
@@ -113,14 +108,14 @@ export function keepWarmState(state: WarmState, indexFile: string): void {
 
 /** The new file has `"files":{\n` right before the first line, the first and last records where the layout says. */
 function layoutMatches(source: RecordSource, records: LazyRecords, bodyStart: number, size: number): boolean {
-  if (bodyStart < FILES_OPEN.length) return false;
+  if (bodyStart < OPEN_BYTES.length) return false;
   const keys = records.keys();
   const first = keys.next();
   try {
     return source.with((read) => {
-      if (!read(bodyStart - FILES_OPEN.length, bodyStart).equals(FILES_OPEN)) return false;
-      if (!read(size - FILES_CLOSE.length, size).equals(FILES_CLOSE)) return false;
-      if (first.done) return bodyStart === size - FILES_CLOSE.length;
+      if (!read(bodyStart - OPEN_BYTES.length, bodyStart).equals(OPEN_BYTES)) return false;
+      if (!read(size - CLOSE_BYTES.length, size).equals(CLOSE_BYTES)) return false;
+      if (first.done) return bodyStart === size - CLOSE_BYTES.length;
       let last = first.value;
       for (const k of keys) last = k;
       for (const p of [first.value, last]) {
@@ -141,7 +136,7 @@ export function hasWarmState(root: string, indexFile: string): boolean {
   const entry = warm.get(root);
   if (!enabled() || !entry) return false;
   const st = statIfAny(indexFile);
-  return st !== null && stampOf(st) === entry.stamp;
+  return st !== null && fileIdentity(st) === entry.stamp;
 }
 
 /** Forgets what is kept for `root`, or for every project (tests, benchmarks). */
