@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `intel status` on a kept monorepo tree (bench/monorepo.mjs --keep), as whole CLI processes (GNU time): first after an
-// index write (index-facts.bin removed, as after every edit the hooks apply) and again (the sidecar read), interleaved
+// `intel status` on a kept monorepo tree (bench/monorepo.mjs --keep), as whole CLI processes (GNU time): first with
+// index-facts.bin removed (index.json split) and again (the sidecar read), interleaved
 // with a floor taken in the same minutes: a bare node process that walks the same folders (readdir with file types)
 // and lstats every JS/TS file, which any status that compares the disk with the index must do at least.
 import fs from 'node:fs';
@@ -13,7 +13,7 @@ const USAGE = `
 Usage: node bench/status.mjs [--tree DIR] [--rounds N]      (after npm run build and bench/monorepo.mjs --keep)
 
 Interleaves, --rounds times: the floor (walk + lstat in a bare node process), \`intel status\` with index-facts.bin
-removed (first after an index write), \`intel status\` again. Prints the medians (wall and CPU ms) and the ratios to
+removed (index.json split), \`intel status\` again. Prints the medians (wall and CPU ms) and the ratios to
 the floor.`;
 
 const SPEC = {
