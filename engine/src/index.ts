@@ -10,6 +10,8 @@ export type { BuildOptions, BuildReport, BuildPhase } from './pipeline/build.js'
 export type { UpdateReport, RefreshReport, RefreshOptions } from './pipeline/update.js';
 export { STORE_FORMAT_VERSION, TOOL_VERSION } from './version.js';
 export { intelPaths } from './paths.js';
+/** how readers and caches name a version of a file: device, inode, size, mtime (writers keep it unique: store/atomic-write.ts) */
+export { fileIdentity } from './graph/lazy-records.js';
 export { findProjectRoot } from './root.js';
 export { entityId, looksLikeEntityId, toRelPath } from './ids.js';
 export { readIntelConfig, ConfigError, defaultConfig } from './config.js';

@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { drainJournal, intelPaths, openIntel, type IntelReader } from '../../../engine/src/index.js';
+import { drainJournal, fileIdentity, intelPaths, openIntel, type IntelReader } from '../../../engine/src/index.js';
 import { logError } from '../log.js';
 import { MissingDocumentError } from '../result.js';
 import { HINTS } from '../texts.js';
@@ -18,8 +18,7 @@ export interface IntelSummary {
 
 function signature(file: string): string | null {
   try {
-    const st = statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    return fileIdentity(statSync(file));
   } catch {
     return null;
   }

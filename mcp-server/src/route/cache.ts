@@ -8,13 +8,14 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileIdentity } from '../../../engine/src/index.js';
 
 export const CACHE_MAX_ENTRIES = 200;
 export const CACHE_TTL_MS = 5 * 60_000;
 
 function stamp(file: string): string {
   const st = statSync(file, { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
+  return st ? fileIdentity(st) : '-';
 }
 
 function entries(dir: string): string[] {
