@@ -13,7 +13,7 @@
  */
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { carryStatusFacts, drainJournal, hasPendingJournal, readIntelConfig, refreshStatusFacts, warmUpdates } from '../../engine/src/index.js';
+import { carryStatusFacts, drainJournal, fileIdentity, hasPendingJournal, readIntelConfig, refreshStatusFacts, warmUpdates } from '../../engine/src/index.js';
 import { HEARTBEAT_MS, claimForSelf, heartbeat, ownsPidFile, releasePidFile } from './capture.js';
 import { describeError, logNote } from './log.js';
 
@@ -79,8 +79,7 @@ async function drainAll(root: string): Promise<boolean> {
 /** The worker script as it was when this process started: a reinstall or an upgrade replaces it. */
 function scriptStamp(): string {
   try {
-    const st = statSync(process.argv[1]);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    return fileIdentity(statSync(process.argv[1]));
   } catch {
     return 'gone';
   }
