@@ -97,6 +97,15 @@ module.exports = {
       },
     },
     {
+      name: 'no-orphans',
+      severity: 'error',
+      comment:
+        'A source module that imports nothing and that nothing imports is dead code (two generated WebAssembly modules ' +
+        'outlived the AssemblyScript ports they served this way): delete it, or import it where it is used.',
+      from: { orphan: true, path: '^(engine|installer|hooks|mcp-server)/src', pathNot: '\\.d\\.ts$' },
+      to: {},
+    },
+    {
       name: 'src-never-imports-tests',
       severity: 'error',
       from: { path: '^(engine|installer|hooks|mcp-server)/src' },
