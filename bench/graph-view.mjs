@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureCorpus, getCorpus } from './corpora.mjs';
-import { log, machineInfo, mkdirp, OUR_CLI, parseArgs, RESULTS_MD, rmrf, ROOT, runMain, WORK_DIR } from './lib/common.mjs';
+import { log, machineInfo, mkdirp, OUR_CLI, parseArgs, RESULTS_MD, setAside, ROOT, runMain, WORK_DIR } from './lib/common.mjs';
 import { median } from './lib/stats.mjs';
 
 const USAGE = `
@@ -38,7 +38,7 @@ const CODE_BASES = [
 
 function sideBySide(name, parts) {
   const dir = path.join(work, name);
-  rmrf(dir);
+  setAside(dir);
   mkdirp(path.join(dir, '.planning'));
   if (parts.length === 1) {
     fs.cpSync(ensureCorpus(getCorpus(parts[0][0])), dir, { recursive: true });

@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CORPORA, ensureCorpus } from './corpora.mjs';
 import { PARITY_CORPORA } from './skeleton.mjs';
-import { OUR_CLI, OUR_ENGINE, ROOT, WORK_DIR, isSourcePath, listFiles, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, UsageError } from './lib/common.mjs';
+import { OUR_CLI, OUR_ENGINE, ROOT, WORK_DIR, isSourcePath, listFiles, log, machineInfo, mkdirp, parseArgs, runMain, setAside, UsageError } from './lib/common.mjs';
 import { measure, tailLog } from './lib/measure.mjs';
 import { median } from './lib/stats.mjs';
 import { logMark, logSince, waitForIdle, waitForWorker } from './lib/worker-wait.mjs';
@@ -35,7 +35,8 @@ Generates bench/.work/monorepo/<N>/ for each --sizes N: a root package.json with
 copies of ${PACKAGES.map((c) => `${c.pkg}@${c.version}`).join(', ')} (fetched like the corpora) as packages/<name>-<k>,
 round robin, the last copy cut so that the tree holds exactly N files the engine indexes (JS/TS family outside
 build output and the other built-in exclusions). On each tree:
-  build      \`intel build\` cold (.planning/intel removed first): wall time and peak RSS (GNU time)
+  build      \`intel build\` cold (.planning/intel set aside first), --build-runs rounds over the trees before anything
+             else: median wall and CPU time, highest peak RSS (GNU time)
   edit       Edits through the PostToolUse hook (real JSON on stdin): one to a cold worker, then SessionStart and
              --edits more to the worker it started, which waits between them; the engine time and drain CPU the
              worker logs (first after SessionStart; median of the following) and the waiting worker's RSS
@@ -51,6 +52,7 @@ Writes bench/RESULTS.md between ${START} and ${END}.`;
 const SPEC = {
   sizes: { type: 'string', default: '1000,10000,50000', help: 'tree sizes (source files), comma list' },
   edits: { type: 'number', default: 5, help: 'PostToolUse edits per tree (median)' },
+  'build-runs': { type: 'number', default: 3, help: 'cold builds per tree, rounds interleaved across the trees (medians)' },
   keep: { type: 'boolean', default: false, help: 'reuse an existing generated tree of the same size' },
   'build-only': { type: 'boolean', default: false, help: 'only the cold build (and the folder size)' },
   'edit-only': { type: 'boolean', default: false, help: 'with --keep: only the edits through the hook, on the intel the tree has (results not saved)' },
@@ -67,7 +69,7 @@ export function generateMonorepo(n, { keep = false } = {}) {
   const root = path.join(WORK_DIR, 'monorepo', String(n));
   const stamp = path.join(root, '.bench-monorepo.json');
   if (keep && fs.existsSync(stamp)) return root;
-  rmrf(root);
+  setAside(root);
   mkdirp(path.join(root, 'packages'));
   const sources = PACKAGES.map((c) => {
     const dir = ensureCorpus(c);
@@ -301,23 +303,30 @@ export async function mcpBlast(root) {
   }
 }
 
-async function runSize(n, opts) {
-  const root = generateMonorepo(n, { keep: opts.keep });
-  const out = { files: n };
-  if (opts['edit-only']) {
-    if (!fs.existsSync(path.join(root, '.planning', 'intel', 'index.json'))) throw new UsageError(`--edit-only: ${root} has no intel (run once with --keep first)`);
-    out.hook = await hookEdits(root, editable(root), opts.edits);
-    log(`monorepo: ${n}: ${JSON.stringify(out.hook)}`);
-    return out;
-  }
-  rmrf(path.join(root, '.planning', 'intel'));
+/**
+ * Cold builds of one tree, `runs` of them (the rounds interleaved with the other trees' by the caller): the previous
+ * intel folder set aside (lib/common.mjs, setAside), then `intel build`. Medians of wall and CPU time, the highest peak
+ * RSS; each run's figures are kept.
+ */
+async function buildSize(n, root, out = { files: n, builds: [] }) {
+  setAside(path.join(root, '.planning', 'intel'));
   const b = await measure(process.execPath, [OUR_CLI, 'intel', 'build', root], { cwd: root, env: { ...process.env, GSD_PERF: '1' } });
   if (b.exitCode !== 0) throw new Error(`intel build failed on ${n} files: ${tailLog(b.logFile)}`);
-  out.build = { wallMs: b.wallMs, cpuMs: b.cpuMs, maxRssMB: b.maxRssMB, perf: fs.readFileSync(b.logFile, 'utf8').split('\n').filter((l) => l.startsWith('[gsd perf]')) };
+  out.builds.push({ wallMs: b.wallMs, cpuMs: b.cpuMs, maxRssMB: b.maxRssMB, perf: fs.readFileSync(b.logFile, 'utf8').split('\n').filter((l) => l.startsWith('[gsd perf]')) });
+  out.build = {
+    wallMs: median(out.builds.map((x) => x.wallMs)),
+    cpuMs: median(out.builds.map((x) => x.cpuMs)),
+    maxRssMB: Math.max(...out.builds.map((x) => x.maxRssMB)),
+    runs: out.builds.length,
+  };
   out.size = intelSize(root);
-  log(`monorepo: ${n}: build ${b.wallMs.toFixed(0)} ms, ${b.maxRssMB.toFixed(0)} MB peak; intel ${(out.size.total / 1e6).toFixed(1)} MB`);
-  if (opts['build-only']) return out;
+  log(`monorepo: ${n}: build ${out.builds.length}: ${b.wallMs.toFixed(0)} ms wall, ${b.cpuMs.toFixed(0)} ms CPU, ${b.maxRssMB.toFixed(0)} MB peak; intel ${(out.size.total / 1e6).toFixed(1)} MB`);
+  return out;
+}
 
+/** Everything but the build, on a tree its build left: edits, catch-up, MCP server, status, one engine process. */
+async function measureSize(root, out, opts) {
+  const n = out.files;
   const files = editable(root);
   out.hook = await hookEdits(root, files, opts.edits);
   out.editMs = out.hook.following.engineMs;
@@ -377,7 +386,7 @@ function renderSection(r) {
   const L = [START, '', '## Large monorepos (bench/monorepo.mjs)', '', 'Generated by `node bench/monorepo.mjs`; edit outside the monorepo markers.', ''];
   L.push(`- Date: ${r.date}; machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}; Node ${m.node}; load average at start ${m.loadavg}, at the end ${r.loadavgEnd}`);
   L.push(`- Command: \`${r.command}\` (after \`npm run build\`). Trees: copies of ${PACKAGES.map((c) => `${c.pkg}@${c.version}`).join(', ')} as npm workspaces, cut to N indexed files.`);
-  L.push('- build: `intel build` cold, wall, CPU and peak RSS by GNU time. edit: engine time the worker logs for an Edit sent through the PostToolUse hook to a warm worker (median of the edits after the first; the table below has the cold worker and the first edit). catch-up: SessionStart after N files were modified, until its worker is done (wall). blast: warm `blast_radius` (depth 3) on the top hotspot, time inside the server (median of 20), and the server\'s RSS after them. status: `intel status`, whole CLI process, median of 5 interleaved pairs: with a stale index-facts.bin (deleted before the run; otherwise met within ~3 s of an index write the hooks\' worker did not make), then with a current one (after a build, after edits through the hooks, and every status after the first). A row below: the status right after the edits and the catch-up through the hooks.', '');
+  L.push(`- build: \`intel build\` cold (the old intel folder renamed away, not deleted: bench/README.md), wall, CPU and peak RSS by GNU time; median of ${r.sizes[0]?.build?.runs ?? 1} build${(r.sizes[0]?.build?.runs ?? 1) === 1 ? '' : 's'} per tree, rounds interleaved across the trees and run before everything else, highest peak RSS. edit: engine time the worker logs for an Edit sent through the PostToolUse hook to a warm worker (median of the edits after the first; the table below has the cold worker and the first edit). catch-up: SessionStart after N files were modified, until its worker is done (wall). blast: warm \`blast_radius\` (depth 3) on the top hotspot, time inside the server (median of 20), and the server\'s RSS after them. status: \`intel status\`, whole CLI process, median of 5 interleaved pairs: with a stale index-facts.bin (deleted before the run; otherwise met within ~3 s of an index write the hooks\' worker did not make), then with a current one (after a build, after edits through the hooks, and every status after the first). A row below: the status right after the edits and the catch-up through the hooks.`, '');
   L.push('- Wall times on this machine are shared with other jobs (load averages above): each figure is also given as CPU time (user + system: GNU time for processes; `process.cpuUsage()` around the call in one engine process, `--engine` child, for edit / catch-up / status / blast), which is what the code costs. Bars are judged on CPU time where the wall time is inflated by the load, except `intel status`, judged on wall time: its CPU time counts V8\'s parallel GC threads and is above its wall time on a quiet machine. Both are shown.', '');
   L.push('| files | build wall / CPU s | build peak RSS MB | edit: hook wall ms; engine CPU ms | catch-up (files): hook wall ms; engine CPU ms | blast: server ms; engine CPU ms | server RSS MB | status: CLI wall / CPU ms (stale sidecar; current) | intel MB (entities / graph.db / index.json) |');
   L.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
@@ -428,12 +437,26 @@ else if (isMain) {
     const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
     const sizes = String(opts.sizes).split(',').map((s) => Number(s.trim()));
     if (sizes.some((s) => !(s >= 10))) throw new UsageError('--sizes: numbers ≥ 10');
+    if (!(opts['build-runs'] >= 1)) throw new UsageError('--build-runs: a number ≥ 1');
     for (const f of [OUR_CLI, POST, SESSION, SERVER]) if (!fs.existsSync(f)) throw new Error(`${path.relative(ROOT, f)} is missing: run npm run build first`);
     const result = { bench: 'monorepo', date: new Date().toISOString(), machine: machineInfo(), command: `node bench/monorepo.mjs ${process.argv.slice(2).join(' ')}`.trim(), sizes: [] };
-    for (const n of sizes) result.sizes.push(await runSize(n, opts));
+    const roots = sizes.map((n) => generateMonorepo(n, { keep: opts.keep }));
+    if (opts['edit-only']) {
+      for (const [i, root] of roots.entries()) {
+        if (!fs.existsSync(path.join(root, '.planning', 'intel', 'index.json'))) throw new UsageError(`--edit-only: ${root} has no intel (run once with --keep first)`);
+        const hook = await hookEdits(root, editable(root), opts.edits);
+        log(`monorepo: ${sizes[i]}: ${JSON.stringify(hook)}`);
+      }
+      return 0;
+    }
+    // every build first: the edits and the catch-up replace entity pages (freeing their inodes), which would slow the
+    // next tree's build on this disk (lib/common.mjs, setAside)
+    // rounds interleaved, so that a busy spell of this shared machine falls on every tree alike
+    result.sizes = sizes.map((n) => ({ files: n, builds: [] }));
+    for (let round = 0; round < opts['build-runs']; round++) for (const [i, root] of roots.entries()) await buildSize(sizes[i], root, result.sizes[i]);
+    if (!opts['build-only']) for (const [i, root] of roots.entries()) await measureSize(root, result.sizes[i], opts);
     result.loadavgEnd = machineInfo().loadavg;
-    if (!opts['edit-only']) saveResult('monorepo', result);
-    if (opts['edit-only']) return 0;
+    saveResult('monorepo', result);
     if (!opts['no-results-md']) updateMonorepoResultsMd();
     return 0;
   });

@@ -58,7 +58,8 @@ runMain(async () => {
   const failed = [];
   for (const b of only) {
     log(`run: ${b}`);
-    const r = spawnSync(process.execPath, [path.join(BENCH_DIR, `${b}.mjs`), ...args[b], '--no-results-md'], { cwd: ROOT, stdio: 'inherit' });
+    // what a bench sets aside is deleted after the last one (runMain), not between two of them (lib/common.mjs, setAside)
+    const r = spawnSync(process.execPath, [path.join(BENCH_DIR, `${b}.mjs`), ...args[b], '--no-results-md'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, GSD_BENCH_SET_ASIDE: 'keep' } });
     if (r.status !== 0) {
       failed.push(`${b} (exit ${r.status ?? r.signal})`);
       log(`run: ${b} FAILED`);

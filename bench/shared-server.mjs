@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ensureCorpora, getCorpus, corpusDir } from './corpora.mjs';
-import { OUR_ENGINE, ROOT, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain } from './lib/common.mjs';
+import { OUR_ENGINE, ROOT, WORK_DIR, log, machineInfo, mkdirp, parseArgs, setAside, runMain } from './lib/common.mjs';
 import { median, percentile } from './lib/stats.mjs';
 import { loadResult, saveResult, writeResultsSection } from './lib/write-results.mjs';
 
@@ -91,7 +91,7 @@ runMain(async () => {
   const corpus = getCorpus(opts.corpus);
   ensureCorpora([corpus]);
   const work = mkdirp(path.join(WORK_DIR, 'shared'));
-  rmrf(work);
+  setAside(work);
   const repo = path.join(work, 'wt0');
   fs.cpSync(corpusDir(corpus.name), repo, { recursive: true });
   fs.mkdirSync(path.join(repo, '.planning'), { recursive: true });

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { OUR_CLI_REL, ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCliBuilt, parseArgs, rmrf, runMain, UsageError } from './lib/common.mjs';
+import { OUR_CLI_REL, ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCliBuilt, parseArgs, runMain, setAside, UsageError } from './lib/common.mjs';
 import { CORPORA, ensureCorpus, selectCorpora, corpusStamp } from './corpora.mjs';
 import { codegraphBin, codegraphEnv, ensureTools, TOOLS } from './tools.mjs';
 import { defaultMethod, measure, tailLog } from './lib/measure.mjs';
@@ -101,17 +101,9 @@ export async function runSpeed(opts) {
     for (const d of Object.values(dirs)) freshCopy(src, d);
     // same files for every tool: codegraph skips minified bundles only when told (gitignore-style `exclude`)
     fs.writeFileSync(path.join(dirs.codegraph, 'codegraph.json'), JSON.stringify({ exclude: CODEGRAPH_EXCLUDE }, null, 2) + '\n');
-    // A cold run starts without the previous run's output. It is renamed away, not deleted, right before the run:
-    // deleting thousands of files right then (this disk discards online) slowed the next run's own file writes by
-    // up to 0.5 s, which is the benchmark's cost, not the tool's. The set-aside folders go after the last round.
-    const trash = path.join(base, 'set-aside');
-    rmrf(trash);
-    let setAsideCount = 0;
-    const setAside = (dir) => {
-      if (!fs.existsSync(dir)) return;
-      mkdirp(trash);
-      fs.renameSync(dir, path.join(trash, String(setAsideCount++)));
-    };
+    // A cold run starts without the previous run's output: it is set aside (renamed), not deleted, right before the
+    // run, and deleted when the bench ends (lib/common.mjs, setAside: deleting thousands of files slows the file
+    // writes of whatever runs in the next minutes on this disk, which is the benchmark's cost, not the tool's)
     const cmds = {
       'ours-cold': { ...ourBuildCommand(dirs.ours), before: () => setAside(path.join(dirs.ours, '.planning', 'intel')) },
       'ours-warm': { ...ourBuildCommand(dirs.ours), before: () => {} },
@@ -156,7 +148,6 @@ export async function runSpeed(opts) {
         if (!warm) samples[t].push(r);
       }
     }
-    rmrf(trash);
     const entry = { name: c.name, pkg: `${c.pkg}@${c.version}`, sourceFiles: corpusStamp(c.name)?.sourceFiles, codegraphIndexedFiles: cgFiles, tools: [], ratios: {} };
     for (const t of tools) entry.tools.push({ tool: t, error: errors[t] ?? null, ...summarize(samples[t]) });
     if (built && fs.existsSync(graphDbPath(dirs.ours))) {

@@ -79,13 +79,19 @@ export function formatHelp(spec, usage) {
   return lines.join('\n');
 }
 
-/** Runs `main`, mapping UsageError to exit 2 and any other error to exit 1 (a missed bar is never an error). */
+/**
+ * Runs `main`, mapping UsageError to exit 2 and any other error to exit 1 (a missed bar is never an error); then
+ * deletes what the run set aside (setAside), once nothing is measured any more.
+ */
 export function runMain(main) {
-  main().then(
+  const done = () => emptySetAside();
+  settleAfterDeletes().then(main).then(
     (code) => {
+      done();
       process.exitCode = typeof code === 'number' ? code : 0;
     },
     (err) => {
+      done();
       if (err instanceof UsageError) {
         process.stderr.write(`error: ${err.message} (see --help)\n`);
         process.exitCode = 2;
@@ -116,9 +122,57 @@ export function mkdirp(p) {
   return p;
 }
 
-/** Fresh copy of `src` at `dest` (dest removed first). */
+/**
+ * Old output a bench replaces goes here, renamed, and is deleted only when the bench process ends (runMain; run.mjs:
+ * when its last bench has ended). Why: this machine's ext4 has no journal, and then its inode allocator passes over
+ * the inodes freed between about 1 s and 6 min ago (ext4's recently_deleted), one by one and again for every file it
+ * creates. Measured here: 10,000 small files written in 0.25-0.3 s, or in 2-5 s (all of it kernel time) shortly
+ * after 10,000-20,000 files were deleted; a 50,000-file `intel build` right after the previous intel folder was
+ * deleted spent 8-10 s writing its entity pages. That is the benchmark's own deleting, not the tool it measures.
+ */
+export const SET_ASIDE_DIR = path.join(WORK_DIR, 'set-aside');
+let setAsideCount = 0;
+
+/** Moves `p` (if it exists) out of the way without deleting anything; emptySetAside deletes it later. */
+export function setAside(p) {
+  if (!fs.existsSync(p)) return;
+  mkdirp(SET_ASIDE_DIR);
+  try {
+    fs.renameSync(p, path.join(SET_ASIDE_DIR, `${process.pid}-${Date.now()}-${setAsideCount++}`));
+  } catch (err) {
+    if (err?.code !== 'EXDEV') throw err;
+    rmrf(p); // another file system: nothing to gain there
+  }
+}
+
+/** When a bench last deleted what it had set aside (ms since the epoch), for the next bench's settleAfterDeletes. */
+const EMPTIED_STAMP = path.join(WORK_DIR, 'set-aside-emptied');
+/** ext4's window for a freed inode: 60 s, and 300 s more while its inode table block is not yet written back */
+const RECENTLY_DELETED_MS = 360_000;
+
+/** Deletes what was set aside; run.mjs's children leave it to run.mjs (GSD_BENCH_SET_ASIDE=keep). */
+export function emptySetAside() {
+  if (process.env.GSD_BENCH_SET_ASIDE === 'keep' || !fs.existsSync(SET_ASIDE_DIR)) return;
+  rmrf(SET_ASIDE_DIR);
+  fs.writeFileSync(EMPTIED_STAMP, `${Date.now()}\n`);
+}
+
+/**
+ * Before a bench measures: when a bench deleted what it had set aside less than 6 minutes ago, waits until then (the
+ * deleted inodes would slow this bench's file writes; see SET_ASIDE_DIR). GSD_BENCH_NO_SETTLE=1 skips the wait.
+ */
+export async function settleAfterDeletes() {
+  if (process.env.GSD_BENCH_NO_SETTLE === '1' || process.env.GSD_BENCH_SET_ASIDE === 'keep' || process.argv.includes('--help')) return;
+  const emptied = Number(readJson(EMPTIED_STAMP, null) ?? NaN);
+  const left = emptied + RECENTLY_DELETED_MS - Date.now();
+  if (!(left > 0)) return;
+  log(`bench: waiting ${Math.ceil(left / 1000)} s: a bench deleted its set-aside output at ${new Date(emptied).toISOString().slice(11, 19)}, and files written within 6 minutes of that are slower here (bench/README.md; GSD_BENCH_NO_SETTLE=1 skips this)`);
+  await new Promise((resolve) => setTimeout(resolve, left));
+}
+
+/** Fresh copy of `src` at `dest` (an existing dest is set aside first). */
 export function freshCopy(src, dest) {
-  rmrf(dest);
+  setAside(dest);
   mkdirp(path.dirname(dest));
   fs.cpSync(src, dest, { recursive: true });
   return dest;
