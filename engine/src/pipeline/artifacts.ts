@@ -114,7 +114,11 @@ export function entryPointsOf(records: Map<RelPath, FileRecord>, edges: EdgeInde
   return rankEntryPoints(candidates).map((c) => c.path);
 }
 
-function entityText(state: ProjectState, record: FileRecord, edges: EdgeIndex, updated: string): string {
+/**
+ * `idOf`: the entity id of an indexed file, '' for one that is not. A full build reads it off its records (made by
+ * makeRecord: entityId of the path); an update computes it, so that no other record is decoded for it.
+ */
+function entityText(state: ProjectState, record: FileRecord, edges: EdgeIndex, updated: string, idOf: (p: RelPath) => string): string {
   const group = (list: FileEdge[], pick: (e: FileEdge) => RelPath) => {
     const byPath = new Map<RelPath, Set<string>>();
     for (const e of list) {
@@ -125,7 +129,7 @@ function entityText(state: ProjectState, record: FileRecord, edges: EdgeIndex, u
     }
     return [...byPath.entries()]
       .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-      .map(([p, kinds]) => ({ path: p, id: state.records.has(p) ? entityId(p) : '', kinds: [...kinds].sort() }));
+      .map(([p, kinds]) => ({ path: p, id: idOf(p), kinds: [...kinds].sort() }));
   };
   const externals = [...new Set(record.imports.flatMap((i) => (i.resolved.kind === 'external' ? [i.resolved.package] : [])))].sort();
   const unresolved = record.imports.flatMap((i) => (i.resolved.kind === 'unresolved' ? [{ specifier: i.specifier, reason: i.resolved.reason }] : []));
@@ -206,6 +210,13 @@ function removeStaleTemps(dir: string, names: string[]): void {
 /** What a page says, its `updated:` stamp aside, as a digest: a rebuild compares pages without holding them all. */
 const pageDigest = (text: string): string => sha1Hex(text.replace(UPDATED_LINE, ''));
 
+/**
+ * From this many files a full build writes its entity pages on a writer thread (PageStage). Below, the thread's start
+ * (~20 ms, then its first pages) is not won back: an 850-file build was as fast either way, a 1-file build waited
+ * ~40 ms for it; 5,000 files took ~5 % off, 50,000 ~10 % (ARCHITECTURE.md, "Where the second core already goes").
+ */
+const PAGE_THREAD_FROM = 2_000;
+
 /** A full build that could not write its artefacts: the previous ones are left as they were. */
 export class BuildWriteError extends Error {
   readonly code: string | undefined;
@@ -245,16 +256,17 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
     lap('write: absorb manual purposes');
     edges = edgeIndex(state.records);
     lap('write: edge index');
-    pages = new PageStage(paths.entities, listing === null);
+    pages = new PageStage(paths.entities, listing === null, { thread: state.records.size >= PAGE_THREAD_FROM });
+    const idOf = (p: RelPath) => state.records.get(p)?.id ?? '';
     // intel.entityPages false: no pages (a rebuild removes the ones there are)
     for (const r of state.config.entityPages ? state.records.values() : []) {
       keep.add(`${r.id}.md`);
-      const text = entityText(state, r, edges, builtAt);
+      const text = entityText(state, r, edges, builtAt, idOf);
       const old = existing.get(r.id);
       if (old === undefined || old !== pageDigest(text)) pages.add(`${r.id}.md`, text);
     }
     existing.clear();
-    lap(`write: entities (${pages.count} staged)`);
+    lap(`write: entities (${pages.count} rendered)`);
     const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
     lap('write: graph.db rows');
     staged.push(await stageGraphDb(paths.graph, rows, meta(builtAt)));
@@ -268,6 +280,9 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
       for (const chunk of indexChunks(state.records, state.configFiles, builtAt)) writeFully(fd, chunk);
     }));
     lap('write: index.json');
+    // the pages were written on the page writer's thread meanwhile: the rest of them, and its error if it met one
+    pages.finish();
+    lap('write: entities written');
   } catch (error) {
     pages?.discard();
     for (const f of staged) f.discard();
@@ -344,7 +359,7 @@ export async function writeDeltaArtifacts(
   const pages: Array<[string, string]> = [];
   for (const p of entityPaths) {
     const record = state.records.get(p)!;
-    const text = entityText(state, record, edges!, builtAt);
+    const text = entityText(state, record, edges!, builtAt, (p) => (state.records.has(p) ? entityId(p) : ''));
     if (!sameEntityPage(path.join(paths.entities, `${record.id}.md`), text)) pages.push([`${record.id}.md`, text]);
   }
   writePagesSync(paths.entities, pages);

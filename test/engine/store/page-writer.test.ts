@@ -67,6 +67,47 @@ describe('entity page writer', () => {
     assert.deepEqual(readdirSync(base), ['entities']);
   });
 
+  it('on its writer thread, writes every page in order while add() keeps at most maxQueued pages waiting', () => {
+    const dir = path.join(base, 'entities');
+    const pages = pagesOf(1500, ' on the thread');
+    const stage = new PageStage(dir, true, { maxQueued: 16 });
+    for (const [n, t] of pages) stage.add(n, t);
+    stage.finish();
+    stage.commit(new Set(pages.map(([n]) => n)));
+    assert.deepEqual(contents(dir), Object.fromEntries(pages));
+    assert.deepEqual(readdirSync(base), ['entities']);
+  });
+
+  it('writes the same pages with and without the writer thread', () => {
+    const pages = pagesOf(300, ' ünïcödé ✓');
+    for (const thread of [true, false]) {
+      const dir = path.join(base, `entities-${thread}`);
+      const stage = new PageStage(dir, true, { thread });
+      for (const [n, t] of pages) stage.add(n, t);
+      stage.commit(new Set(pages.map(([n]) => n)));
+      assert.deepEqual(contents(dir), Object.fromEntries(pages), `thread: ${thread}`);
+    }
+  });
+
+  it('throws the writer thread\'s failure with its code, and discarded leaves nothing behind', () => {
+    const dir = path.join(base, 'entities');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'page-0.md'), 'old\n');
+    const stage = new PageStage(dir, false, { maxQueued: 8 });
+    // the same name twice: the second write into the staging folder fails (pages are created, never overwritten)
+    for (const [n, t] of [...pagesOf(200), ['page-7.md', 'again\n'] as [string, string], ...pagesOf(200, ' more').slice(0, 50)]) {
+      try {
+        stage.add(n, t);
+      } catch (error) {
+        assert.equal((error as NodeJS.ErrnoException).code, 'EEXIST');
+      }
+    }
+    assert.throws(() => stage.finish(), (error: NodeJS.ErrnoException) => error.code === 'EEXIST' && /page-7\.md/.test(error.message));
+    stage.discard();
+    assert.deepEqual(contents(dir), { 'page-0.md': 'old\n' }, 'the entity folder as it was');
+    assert.deepEqual(readdirSync(base), ['entities'], 'no staging folder left');
+  });
+
   it('writes an incremental update\'s pages in place', () => {
     const dir = path.join(base, 'small');
     writePagesSync(dir, pagesOf(3));
