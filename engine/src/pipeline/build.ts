@@ -52,7 +52,7 @@ export async function buildIntel(root: string, options: BuildOptions = {}): Prom
   } catch (error) {
     // a full disk may show before the artefacts are written (the lock file): the same clear error, nothing replaced
     const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') throw new BuildWriteError(paths.dir, error);
+    if ((code === 'ENOSPC' || code === 'EDQUOT') && !(error instanceof BuildWriteError)) throw new BuildWriteError(paths.dir, error);
     throw error;
   }
 }

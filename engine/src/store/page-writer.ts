@@ -73,7 +73,7 @@ parentPort.on('message', (batch) => {
       try {
         fs.writeFileSync(batch[i], batch[i + 1], { flag: 'wx' });
       } catch (error) {
-        errors.postMessage({ code: error && error.code, message: String((error && error.message) || error) });
+        errors.postMessage({ code: error && error.code, message: String((error && error.message) || error), file: batch[i] });
         Atomics.store(shared, ${STATE}, ${FAILED});
         return;
       }
@@ -87,10 +87,11 @@ parentPort.on('message', (batch) => {
 });
 `;
 
-/** An error of the writer thread, as the build's own thread would have met it (its `code`, e.g. ENOSPC, kept). */
+/** An error of the writer thread, as the build's own thread would have met it (its `code`, e.g. ENOSPC, kept), and the page it was writing. */
 function writerError(port: MessagePort): Error {
-  const reported = receiveMessageOnPort(port)?.message as { code?: string; message?: string } | undefined;
-  const error = new Error(reported?.message ?? 'the entity page writer failed') as NodeJS.ErrnoException;
+  const reported = receiveMessageOnPort(port)?.message as { code?: string; message?: string; file?: string } | undefined;
+  const message = reported?.message ?? 'the entity page writer failed';
+  const error = new Error(reported?.file && !message.includes(reported.file) ? `${message} (writing ${reported.file})` : message) as NodeJS.ErrnoException;
   if (reported?.code) error.code = reported.code;
   return error;
 }

@@ -92,6 +92,38 @@ function fillDisk(dir: string): void {
 }
 
 describe('a full build that cannot finish', () => {
+  it('on a full disk, fails the same way when the entity pages are written on the writer thread (2,000 files and more)', async () => {
+    const disk = smallDisk(48 * 1024 * 1024);
+    const base = disk ?? mkdtempSync(path.join(os.tmpdir(), 'gsd-no-space-'));
+    if (!disk) cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+    const root = path.join(base, 'project');
+    writeProject(root, 2000);
+    await buildIntel(root);
+    const before = artefacts(root);
+    writeProject(root, 2000, ' changed');
+    if (disk) fillDisk(base);
+    else chmodSync(intelPaths(root).dir, 0o555);
+    try {
+      await assert.rejects(buildIntel(root, { cache: false }), (error: Error & { code?: string; cause?: Error }) => {
+        assert.equal(error.name, 'BuildWriteError');
+        if (disk) {
+          assert.equal(error.code, 'ENOSPC');
+          // the pages are the first thing a rebuild writes: the thread's failure, with its code and the page's path
+          assert.match(String(error.cause?.message), /\.entities\.[^/]+\.tmp\/src-file\d+-ts-[0-9a-f]{12}\.md/);
+        }
+        assert.match(error.message, /previous intelligence was left as it was/);
+        return true;
+      });
+      assert.deepEqual(artefacts(root), before, 'every artefact byte for byte as before');
+      assert.deepEqual(tempNames(root), [], 'no temp file or staging folder left');
+    } finally {
+      if (disk) for (const name of readdirSync(base)) if (name.startsWith('filler-')) rmSync(path.join(base, name));
+      else chmodSync(intelPaths(root).dir, 0o755);
+    }
+    const report = await buildIntel(root, { cache: false });
+    assert.equal(report.files, 2000);
+  });
+
   it('on a full disk (or a folder it may not write), fails with a clear message and leaves the previous intelligence intact', async () => {
     const disk = smallDisk(4 * 1024 * 1024);
     const base = disk ?? mkdtempSync(path.join(os.tmpdir(), 'gsd-no-space-'));
