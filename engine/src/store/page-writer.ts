@@ -7,7 +7,7 @@
  *
  * A full build's pages are written on a helper thread (PageWriter), the build's own thread rendering the next pages and
  * then laying out graph.db, the summary and index.json meanwhile: creating thousands of files is kernel time the build
- * would otherwise wait for (bench/RESULTS.md, "Entity pages on a writer thread"). At most MAX_QUEUED pages wait for it,
+ * would otherwise wait for (bench/RESULTS.md, "Issue 19, session 9"). At most MAX_QUEUED pages wait for it,
  * so memory stays bounded. (An earlier writer thread, from 4 cores up, took every page rendered first: unbounded
  * memory, and on 2 cores neutral to slower. This one overlaps the writes with the rest of the build.)
  */
