@@ -121,10 +121,13 @@ export async function runSequence(seed: number, steps: number, between?: (step: 
 }
 
 
-/** The intel of `root` (moved aside) equals a rebuild from scratch, every artefact; `context` names the sequence. */
+/**
+ * The intel of `root` (moved aside) equals a rebuild from scratch, every artefact; `context` names the sequence. The
+ * rebuild writes its entity pages on the writer thread (a full build's path from 2,000 files), the updates on their own.
+ */
 export async function assertSameAsRebuild(root: string, context: string): Promise<void> {
   const incremental = await snapshotIntel(moveIntelAside(root, 'incremental'));
-  await buildIntel(root, { cache: false });
+  await buildIntel(root, { cache: false, pageThread: true });
   const rebuilt = await snapshotIntel(intelPaths(root).dir);
   const broken = Object.values(rebuilt.index.files as Record<string, { path: string; syntaxError: unknown }>).filter((f) => f.syntaxError);
   assert.deepEqual(broken.map((f) => f.path), [], 'the generator must write valid modules');

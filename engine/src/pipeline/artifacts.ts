@@ -237,7 +237,7 @@ export class BuildWriteError extends Error {
  * them is written are they put in place (renames, which need no space), index.json last. A failure on the way (a
  * full disk) removes what was staged and throws BuildWriteError: the previous intelligence stays as it was.
  */
-export async function writeAllArtifacts(state: ProjectState, builtAt: string): Promise<EdgeIndex> {
+export async function writeAllArtifacts(state: ProjectState, builtAt: string, options: { /** entity pages on a writer thread (default: from PAGE_THREAD_FROM files) */ pageThread?: boolean } = {}): Promise<EdgeIndex> {
   const paths = intelPaths(state.root);
   const lap = perfMark();
   /** digests of the pages on disk (read once, for manual purposes): pages whose content did not change are left alone */
@@ -256,7 +256,7 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string): P
     lap('write: absorb manual purposes');
     edges = edgeIndex(state.records);
     lap('write: edge index');
-    pages = new PageStage(paths.entities, listing === null, { thread: state.records.size >= PAGE_THREAD_FROM });
+    pages = new PageStage(paths.entities, listing === null, { thread: options.pageThread ?? state.records.size >= PAGE_THREAD_FROM });
     const idOf = (p: RelPath) => state.records.get(p)?.id ?? '';
     // intel.entityPages false: no pages (a rebuild removes the ones there are)
     for (const r of state.config.entityPages ? state.records.values() : []) {

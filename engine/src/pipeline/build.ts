@@ -21,6 +21,8 @@ export interface BuildOptions {
   threads?: number;
   /** leave index-facts.bin for `intel status` (default: from STATUS_FACTS_FROM_FILES files) */
   statusFacts?: boolean;
+  /** write the entity pages on a writer thread (default: from 2,000 files, where it pays; tests force it) */
+  pageThread?: boolean;
   onProgress?: (phase: BuildPhase, done: number, total: number) => void;
 }
 
@@ -124,7 +126,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
 
   const builtAt = new Date().toISOString();
   progress('write', 0, 1);
-  const written = await writeAllArtifacts(state, builtAt);
+  const written = await writeAllArtifacts(state, builtAt, { pageThread: options.pageThread });
   progress('write', 1, 1);
   lap('write');
   // `intel status` after a large build reads index-facts.bin instead of splitting index.json (~0.3 s at 50,000 files,
