@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { PageStage, writePagesSync } from '../../../engine/src/store/page-writer.js';
+import { fillDisk, smallDisk } from '../../helpers/full-disk.js';
 
 const pagesOf = (count: number, salt = ''): Array<[string, string]> =>
   Array.from({ length: count }, (_, i) => [`page-${i}.md`, `# page ${i}${salt}\n`]);
@@ -106,6 +107,29 @@ describe('entity page writer', () => {
     stage.discard();
     assert.deepEqual(contents(dir), { 'page-0.md': 'old\n' }, 'the entity folder as it was');
     assert.deepEqual(readdirSync(base), ['entities'], 'no staging folder left');
+  });
+
+  it('on a full disk, throws the writer thread\'s ENOSPC naming the page, and discarded leaves nothing behind', { skip: process.platform !== 'linux' || process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, () => {
+    const cleanups: Array<() => void> = [];
+    try {
+      const disk = smallDisk(2 * 1024 * 1024, cleanups);
+      assert.ok(disk, 'a tmpfs could be mounted');
+      fillDisk(disk);
+      const stage = new PageStage(path.join(disk, 'entities'), true, { maxQueued: 16 });
+      let thrown: NodeJS.ErrnoException | null = null;
+      try {
+        for (const [n, t] of pagesOf(400, 'x'.repeat(4096))) stage.add(n, t);
+        stage.finish();
+      } catch (error) {
+        thrown = error as NodeJS.ErrnoException;
+      }
+      assert.equal(thrown?.code, 'ENOSPC');
+      assert.match(String(thrown?.message), /\(writing .*\.entities\.[^/]+\.tmp\/page-\d+\.md\)$/);
+      stage.discard();
+      assert.deepEqual(readdirSync(disk).filter((n) => !n.startsWith('filler-')), [], 'no staging folder left');
+    } finally {
+      for (const c of cleanups) c();
+    }
   });
 
   it('writes an incremental update\'s pages in place', () => {
