@@ -151,8 +151,12 @@ class PageWriter {
     }
   }
 
+  /** the thread's first error, thrown again by every later call (its report is read off the port once) */
+  private failure: Error | null = null;
+
   private failIfFailed(): void {
-    if (Atomics.load(this.shared, STATE) === FAILED) throw writerError(this.errors.port1);
+    if (this.failure) throw this.failure;
+    if (Atomics.load(this.shared, STATE) === FAILED) throw (this.failure = writerError(this.errors.port1));
   }
 }
 

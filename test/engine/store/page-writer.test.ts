@@ -95,15 +95,26 @@ describe('entity page writer', () => {
     mkdirSync(dir);
     writeFileSync(path.join(dir, 'page-0.md'), 'old\n');
     const stage = new PageStage(dir, false, { maxQueued: 8 });
-    // the same name twice: the second write into the staging folder fails (pages are created, never overwritten)
-    for (const [n, t] of [...pagesOf(200), ['page-7.md', 'again\n'] as [string, string], ...pagesOf(200, ' more').slice(0, 50)]) {
+    // the same name twice: the second write into the staging folder fails (pages are created, never overwritten);
+    // it is met by add() once the thread has failed, or by finish(): the same error, with its code, every time
+    const late = Array.from({ length: 400 }, (_, i): [string, string] => [`late-${i}.md`, `late ${i}\n`]);
+    const seen: NodeJS.ErrnoException[] = [];
+    for (const [n, t] of [...pagesOf(10), ['page-7.md', 'again\n'] as [string, string], ...late]) {
       try {
         stage.add(n, t);
       } catch (error) {
-        assert.equal((error as NodeJS.ErrnoException).code, 'EEXIST');
+        seen.push(error as NodeJS.ErrnoException);
       }
     }
-    assert.throws(() => stage.finish(), (error: NodeJS.ErrnoException) => error.code === 'EEXIST' && /page-7\.md/.test(error.message));
+    assert.throws(() => stage.finish(), (error: NodeJS.ErrnoException) => {
+      seen.push(error);
+      return true;
+    });
+    assert.ok(seen.length > 1, 'add() met the failure too');
+    for (const error of seen) {
+      assert.equal(error.code, 'EEXIST');
+      assert.match(error.message, /page-7\.md/);
+    }
     stage.discard();
     assert.deepEqual(contents(dir), { 'page-0.md': 'old\n' }, 'the entity folder as it was');
     assert.deepEqual(readdirSync(base), ['entities'], 'no staging folder left');
