@@ -58,76 +58,64 @@ after(() => {
   for (const c of cleanups.reverse()) c();
 });
 
+/**
+ * Builds a project of `files` files, changes every file, fills its disk (a tmpfs of `diskBytes`; without root, makes
+ * the intel folder read-only instead) and checks that a rebuild fails with BuildWriteError (ENOSPC on the disk),
+ * leaving every artefact byte for byte and no temp file or staging folder; `more` checks more while the disk is full.
+ * With room again, a rebuild goes through. Returns the project's root.
+ */
+async function rebuildOnFullDisk(files: number, diskBytes: number, more?: (root: string, before: Record<string, string>) => void): Promise<string> {
+  const disk = smallDisk(diskBytes, cleanups);
+  const base = disk ?? mkdtempSync(path.join(os.tmpdir(), 'gsd-no-space-'));
+  if (!disk) cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+  const root = path.join(base, 'project');
+  writeProject(root, files);
+  await buildIntel(root);
+  const before = artefacts(root);
+  // the sources change, so a rebuild has different artefacts to write
+  writeProject(root, files, ' changed');
+  if (disk) fillDisk(base);
+  else chmodSync(intelPaths(root).dir, 0o555);
+  try {
+    await assert.rejects(buildIntel(root, { cache: false }), (error: Error & { code?: string }) => {
+      assert.equal(error.name, 'BuildWriteError');
+      if (disk) {
+        assert.equal(error.code, 'ENOSPC');
+        assert.match(error.message, /out of disk space/);
+      }
+      assert.match(error.message, /previous intelligence was left as it was/);
+      return true;
+    });
+    assert.deepEqual(artefacts(root), before, 'every artefact byte for byte as before');
+    assert.deepEqual(tempNames(root), [], 'no temp file or staging folder left');
+    more?.(root, before);
+  } finally {
+    if (disk) for (const name of readdirSync(base)) if (name.startsWith('filler-')) rmSync(path.join(base, name));
+    else chmodSync(intelPaths(root).dir, 0o755);
+  }
+  // with room again, the build goes through
+  const report = await buildIntel(root, { cache: false });
+  assert.equal(report.files, files);
+  assert.match(readFileSync(path.join(intelPaths(root).dir, 'index.json'), 'utf8'), /run3changed/);
+  return root;
+}
+
 describe('a full build that cannot finish', () => {
-  it('on a full disk, fails the same way when the entity pages are written on the writer thread (2,000 files and more)', async () => {
-    const disk = smallDisk(48 * 1024 * 1024, cleanups);
-    const base = disk ?? mkdtempSync(path.join(os.tmpdir(), 'gsd-no-space-'));
-    if (!disk) cleanups.push(() => rmSync(base, { recursive: true, force: true }));
-    const root = path.join(base, 'project');
-    writeProject(root, 2000);
-    await buildIntel(root);
-    const before = artefacts(root);
-    writeProject(root, 2000, ' changed');
-    if (disk) fillDisk(base);
-    else chmodSync(intelPaths(root).dir, 0o555);
-    try {
-      await assert.rejects(buildIntel(root, { cache: false }), (error: Error & { code?: string }) => {
-        assert.equal(error.name, 'BuildWriteError');
-        // the pages (on the writer thread) and graph.db (on the build's thread) are written at the same time: either
-        // may meet the full disk first, and the staging folder must go only once the thread has stopped writing
-        if (disk) assert.equal(error.code, 'ENOSPC');
-        assert.match(error.message, /previous intelligence was left as it was/);
-        return true;
-      });
-      assert.deepEqual(artefacts(root), before, 'every artefact byte for byte as before');
-      assert.deepEqual(tempNames(root), [], 'no temp file or staging folder left');
-    } finally {
-      if (disk) for (const name of readdirSync(base)) if (name.startsWith('filler-')) rmSync(path.join(base, name));
-      else chmodSync(intelPaths(root).dir, 0o755);
-    }
-    const report = await buildIntel(root, { cache: false });
-    assert.equal(report.files, 2000);
-  });
-
   it('on a full disk (or a folder it may not write), fails with a clear message and leaves the previous intelligence intact', async () => {
-    const disk = smallDisk(4 * 1024 * 1024, cleanups);
-    const base = disk ?? mkdtempSync(path.join(os.tmpdir(), 'gsd-no-space-'));
-    if (!disk) cleanups.push(() => rmSync(base, { recursive: true, force: true }));
-    const root = path.join(base, 'project');
-    writeProject(root, 80);
-    await buildIntel(root);
-    const before = artefacts(root);
-    // the sources change, so a rebuild has different artefacts to write
-    writeProject(root, 80, ' changed');
-    if (disk) fillDisk(base);
-    else chmodSync(intelPaths(root).dir, 0o555);
-    try {
-      await assert.rejects(buildIntel(root, { cache: false }), (error: Error & { code?: string }) => {
-        assert.equal(error.name, 'BuildWriteError');
-        if (disk) {
-          assert.equal(error.code, 'ENOSPC');
-          assert.match(error.message, /out of disk space/);
-        }
-        assert.match(error.message, /previous intelligence was left as it was/);
-        return true;
-      });
-      assert.deepEqual(artefacts(root), before, 'every artefact byte for byte as before');
-      assert.deepEqual(tempNames(root), [], 'no temp file or staging folder left');
-
+    await rebuildOnFullDisk(80, 4 * 1024 * 1024, (root, before) => {
       // the CLI says so, with a hint, and exits with the problem code
       const r = cli(['intel', 'build', root, '--no-cache'], root);
       assert.equal(r.status, 1, r.stderr);
       assert.match(r.stderr, /^error: could not write the intelligence in .*previous intelligence was left as it was/m);
       assert.match(r.stderr, /hint: free some disk space/);
       assert.deepEqual(artefacts(root), before);
-    } finally {
-      if (disk) for (const name of readdirSync(base)) if (name.startsWith('filler-')) rmSync(path.join(base, name));
-      else chmodSync(intelPaths(root).dir, 0o755);
-    }
-    // with room again, the build goes through
-    const report = await buildIntel(root, { cache: false });
-    assert.equal(report.files, 80);
-    assert.match(readFileSync(path.join(intelPaths(root).dir, 'index.json'), 'utf8'), /run3changed/);
+    });
+  });
+
+  it('fails the same way when the entity pages are written on the writer thread (2,000 files and more)', async () => {
+    // the pages (on the writer thread) and graph.db (on the build's thread) are written at the same time: either may
+    // meet the full disk first, and the staging folder must go only once the thread has stopped writing
+    await rebuildOnFullDisk(2000, 48 * 1024 * 1024);
   });
 
   it('out of memory (a child with a small heap), leaves the previous intelligence intact; the next build clears its leftovers', async () => {
