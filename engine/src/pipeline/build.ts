@@ -21,7 +21,7 @@ export interface BuildOptions {
   threads?: number;
   /** leave index-facts.bin for `intel status` (default: from STATUS_FACTS_FROM_FILES files) */
   statusFacts?: boolean;
-  /** write the entity pages on a writer thread (default: from 2,000 files, where it pays; tests force it) */
+  /** write the entity pages on a writer thread (default: from PAGE_THREAD_FROM files in artifacts.ts, where it pays; tests force it) */
   pageThread?: boolean;
   onProgress?: (phase: BuildPhase, done: number, total: number) => void;
 }

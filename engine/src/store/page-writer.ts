@@ -104,6 +104,8 @@ class PageWriter {
   private batch: string[] = [];
   private posted = 0;
   private stopped = false;
+  /** the thread's first error, thrown again by every later call (its report is read off the port once) */
+  private failure: Error | null = null;
 
   constructor(private readonly maxQueued = MAX_QUEUED) {
     this.worker = new Worker(WRITER_SOURCE, { eval: true, workerData: { shared: this.shared.buffer, errors: this.errors.port2 }, transferList: [this.errors.port2] });
@@ -124,12 +126,16 @@ class PageWriter {
     this.failIfFailed();
   }
 
-  /** Ends the thread; when it is writing, first lets it finish the file it is at, so no file appears afterwards. */
+  /**
+   * Ends the thread; when it is writing, first lets it finish the file it is at, so no file appears afterwards (for at
+   * most STALL_MS: a thread that died while writing never clears BUSY).
+   */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
     Atomics.compareExchange(this.shared, STATE, 0, ABORTED);
-    while (Atomics.load(this.shared, BUSY) === 1) Atomics.wait(this.shared, BUSY, 1, 1_000);
+    const until = Date.now() + STALL_MS;
+    while (Atomics.load(this.shared, BUSY) === 1 && Date.now() < until) Atomics.wait(this.shared, BUSY, 1, 1_000);
     void this.worker.terminate();
     this.errors.port1.close();
   }
@@ -150,9 +156,6 @@ class PageWriter {
       throw new Error(`the entity page writer made no progress for ${STALL_MS / 1000} s`);
     }
   }
-
-  /** the thread's first error, thrown again by every later call (its report is read off the port once) */
-  private failure: Error | null = null;
 
   private failIfFailed(): void {
     if (this.failure) throw this.failure;
