@@ -200,9 +200,9 @@ runMain(async () => {
   ].join('\n');
   const section = `<!-- graph-view:start -->
 
-## Graph page (bench/graph-view.mjs)
+### Writing, opening and clicking the page (bench/graph-view.mjs)
 
-\`node bench/graph-view.mjs --runs ${opts.runs}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${machine.cpu}, ${machine.cores} cores, ${machine.memGiB} GiB, ${machine.os}, Node ${machine.node}; load average at the start ${machine.loadavg}, at the end ${machineInfo().loadavg} (other sessions' builds and tests ran at the same time: read the ratios first). Medians of ${opts.runs} rounds; Chromium ${chromeVersion} headless (Debian's package, driven by playwright-core), viewport 1400×900.
+\`node bench/graph-view.mjs --runs ${opts.runs}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${machine.cpu}, ${machine.cores} cores, ${machine.memGiB} GiB, ${machine.os}, Node ${machine.node}; load average at the start ${machine.loadavg}, at the end ${machineInfo().loadavg} (read the ratios first: the machine may be shared). Medians of ${opts.runs} rounds; Chromium ${chromeVersion} headless (Debian's package, driven by playwright-core), viewport 1400×900.
 
 ${table}
 

@@ -158,12 +158,12 @@ async function main() {
 }
 
 export function renderGuidanceSection(r) {
-  if (!r) return `${START}\n## guidance_load (bench/guidance.mjs)\n\nNot run yet: \`npm run build && node bench/guidance.mjs\`.\n${END}`;
+  if (!r) return `${START}\n### guidance_load (bench/guidance.mjs)\n\nNot run yet: \`npm run build && node bench/guidance.mjs\`.\n${END}`;
   const m = r.machine;
   const row = (label, c) => `| ${label} | ${c.handler?.median ?? '—'} | ${c.handler?.p90 ?? '—'} | ${c.search?.median ?? '—'} | ${c.roundTrip.median} | ${c.roundTrip.p90} |`;
   return [
     START,
-    '## guidance_load (bench/guidance.mjs)',
+    '### guidance_load (bench/guidance.mjs)',
     '',
     `- Date: ${r.date}; machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}; Node ${m.node}; load average at start ${m.loadavg}`,
     `- Command: \`npm run build && ${r.command}\`; the runtime bundle over stdio, ${r.files} generated guidance files (one in 25 with malformed frontmatter, one in 10 with an @reference) plus the package's own; ${r.runs} measured calls per case after warm-up, cases interleaved.`,

@@ -197,7 +197,7 @@ runMain(async () => {
     { name: 'vs codegraph impact on the same files (ours / codegraph)', value: `${(hMed / cgMed).toFixed(4)} (${hMed.toFixed(2)} / ${cgMed.toFixed(1)} ms)`, target: '≤ 0.333', pass: hMed / cgMed <= 1 / 3 },
     { name: 'server start → first tools/list vs node -e 0', value: `${startRatio.toFixed(2)}× (${median(startServer).toFixed(1)} / ${median(startNode).toFixed(1)} ms)`, target: '≤ 4×', pass: startRatio <= 4 },
     { name: 'server RSS on the corpus (after warm calls)', value: `${rss.rssMB.toFixed(1)} MB (peak ${rss.hwmMB.toFixed(1)} MB)`, target: '≤ 150 MB', pass: rss.hwmMB <= 150 },
-    { name: 'tools/list, the whole result (tools with input and output schemas, annotations)', value: `${size.full} tokens (${size.fullChars} chars)`, target: '≤ 2,500 tokens', pass: size.full <= 2500 },
+    { name: 'tools/list, the whole result (tools with input and output schemas, annotations)', value: `${size.full} tokens (${size.fullChars} chars)`, target: '≤ 4,000 tokens', pass: size.full <= 4000 },
     { name: 'tools/list, model-facing part (name+description+input_schema, what Claude Code forwards)', value: `${size.modelFacing} tokens`, target: 'info', pass: null },
     { name: 'typical blast_radius answer (structuredContent, hotspot)', value: `${tokens(blastStructuredChars)} tokens`, target: '≤ 2,000 tokens', pass: tokens(blastStructuredChars) <= 2000 },
   ];

@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ensureCorpora, selectCorpora } from './corpora.mjs';
-import { OUR_CLI, OUR_ENGINE, RESULTS_MD, WORK_DIR, freshCopy, log, machineInfo, parseArgs, runMain, sh } from './lib/common.mjs';
+import { OUR_CLI, OUR_ENGINE, WORK_DIR, freshCopy, log, machineInfo, parseArgs, runMain, sh } from './lib/common.mjs';
+import { writeResultsSection } from './lib/write-results.mjs';
 import { median, percentile } from './lib/stats.mjs';
 import { SERVER, toolsListSize } from './mcp-tokens.mjs';
 
@@ -18,7 +19,7 @@ Usage: node bench/route.mjs [--corpora zod,webpack] [--runs 30]   (build first: 
 Copies each corpus to bench/.work/route/<name>/ with a small GSD plan (.planning/ROADMAP.md, REQUIREMENTS.md,
 STATE.md, one phase), builds its intel, asks route one question per family through the server as installs run it
 (dist/runtime/mcp-server.js) and checks every answer against the engine. Appends nothing unless --results-md:
-then it rewrites the "route and token budgets" section of bench/RESULTS.md.`;
+then it rewrites its section of bench/RESULTS.md (between <!-- route:start --> and <!-- route:end -->).`;
 
 const SPEC = {
   corpora: { type: 'string', default: 'zod,webpack', help: 'corpora of 700+ files' },
@@ -144,10 +145,13 @@ async function corpusRun(c, runs) {
   };
 }
 
+const ROUTE_START = '<!-- route:start -->';
+const ROUTE_END = '<!-- route:end -->';
+
 function section(results) {
   const m = machineInfo();
-  const L = ['## route and token budgets (issue 16a)', ''];
-  L.push(`Command: \`npm run build && node bench/route.mjs --results-md\` on ${m.cpu} (${m.cores} cores, ${m.memGiB} GiB), ${m.os ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC, load average at the end ${m.loadavg} (other jobs were running on the machine).`);
+  const L = [ROUTE_START, '', '### route: answers, their size and speed (bench/route.mjs)', ''];
+  L.push(`Command: \`npm run build && node bench/route.mjs --results-md\` on ${m.cpu} (${m.cores} cores, ${m.memGiB} GiB), ${m.os ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC, load average at the end ${m.loadavg}.`);
   L.push('');
   const tl = results[0].toolsList;
   L.push(`tools/list, the whole listing the server publishes (${tl.count} tools, generic root and max_tokens): ${tl.full} tokens whole response (${tl.fullChars} chars), ${tl.modelFacing} tokens of {name, description, input_schema} as Claude Code forwards them; bar: whole listing with every tool <= 4,000 (test/mcp-server/tool-list.test.ts; the earlier sub-budget of 1,700 was for route + the eleven intel/plan tools alone, which this figure no longer isolates).`);
@@ -162,7 +166,7 @@ function section(results) {
   L.push(`|---|${results.map(() => '---|').join('')}---|`);
   for (const [i, a] of results[0].answers.entries()) L.push(`| ${a.family} | ${results.map((r) => `${r.answers[i].tokens}${r.answers[i].truncated ? ' (cut)' : ''}`).join(' | ')} | ${results.map((r) => (r.answers[i].ok ? 'yes' : 'NO')).join(' / ')} |`);
   L.push('');
-  L.push('Correct = the same answer as the engine (dist/engine) for the same subject: direct dependents, blast-radius totals, the declaring file:line, dependencies, hotspot order, the search\'s best hit for a vague name; the plan-document families against the .planning/ files the bench writes.');
+  L.push('Correct = the same answer as the engine (dist/engine) for the same subject: direct dependents, blast-radius totals, the declaring file:line, dependencies, hotspot order, the search\'s best hit for a vague name; the plan-document families against the .planning/ files the bench writes.', '', ROUTE_END);
   return L.join('\n');
 }
 
@@ -177,13 +181,7 @@ runMain(async () => {
   fs.mkdirSync(path.join(WORK_DIR, 'results'), { recursive: true });
   fs.writeFileSync(path.join(WORK_DIR, 'results', 'route.json'), JSON.stringify(results, null, 2));
   if (opts['results-md']) {
-    const md = fs.readFileSync(RESULTS_MD, 'utf8');
-    const head = '## route and token budgets (issue 16a)';
-    const i = md.indexOf(head);
-    // in place: up to the next heading or section marker (another script's <!-- x:start --> stays where it is)
-    const rest = i < 0 ? -1 : md.slice(i + head.length).search(/\n(## |<!-- )/);
-    if (i < 0) fs.writeFileSync(RESULTS_MD, `${md.trimEnd()}\n\n${section(results)}\n`);
-    else fs.writeFileSync(RESULTS_MD, `${md.slice(0, i)}${section(results)}\n${rest < 0 ? '' : md.slice(i + head.length + rest)}`);
+    writeResultsSection(ROUTE_START, ROUTE_END, section(results), 'route');
   }
   return results.every((r) => r.correct === r.answers.length && r.avgTokens <= 2000) ? 0 : 1;
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every engine bench (each in its own child process) and rewrites the engine section of bench/RESULTS.md.
+// Runs the benches (each in its own child process) and rewrites their sections of bench/RESULTS.md.
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { BENCH_DIR, OUR_CLI_REL, ROOT, log, ourCliBuilt, parseArgs, runMain, UsageError } from './lib/common.mjs';
@@ -12,16 +12,17 @@ import { updateSkeletonResultsMd } from './skeleton.mjs';
 import { updateGraphDbResultsMd } from './graphdb.mjs';
 import { updateGuidanceResultsMd } from './guidance.mjs';
 
-const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb', 'guidance'];
-BENCHES.push('route'); // issue 16a: bench/route.mjs (writes its RESULTS.md section itself with --results-md)
+// route writes its RESULTS.md section itself, and only with --results-md (here: never, as for the others)
+const BENCHES = ['accuracy', 'speed', 'incremental', 'mcp', 'hooks', 'skeleton', 'graphdb', 'guidance', 'route'];
 
 const USAGE = `
 Usage: node bench/run.mjs [options]      (npm run bench = npm run build && node bench/run.mjs)
 
 Installs the pinned tools (bench/tools.mjs) and corpora (bench/corpora.mjs), then runs
-bench/accuracy.mjs, bench/speed.mjs, bench/incremental.mjs, bench/mcp.mjs, bench/hooks.mjs, bench/skeleton.mjs and
-bench/graphdb.mjs one after the other, each as a child process, and rewrites bench/RESULTS.md between
-<!-- engine:start --> and <!-- engine:end --> (and the mcp, hooks, skeleton and graphdb markers).
+bench/accuracy.mjs, bench/speed.mjs, bench/incremental.mjs, bench/mcp.mjs, bench/hooks.mjs, bench/skeleton.mjs,
+bench/graphdb.mjs, bench/guidance.mjs and bench/route.mjs one after the other, each as a child process, and rewrites
+their sections of bench/RESULTS.md (between the accuracy, cold-build, incremental, mcp, hooks, skeleton, graphdb and
+guidance markers; route's section is written by \`node bench/route.mjs --results-md\`).
 Exits non-zero only when a script itself fails, never because a bar is missed (verdicts are in RESULTS.md).`;
 
 const SPEC = {

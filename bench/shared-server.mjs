@@ -206,7 +206,7 @@ function renderSection(r) {
   const pct = (x) => `${(x * 100).toFixed(1)} %`;
   return [
     START,
-    '## Shared server (bench/shared-server.mjs)',
+    '### One daemon for eight sessions (bench/shared-server.mjs)',
     '',
     `${r.at}, ${r.machine.cpu} × ${r.machine.cores}, ${r.machine.memGiB} GiB, ${r.machine.os}, node ${r.machine.node}, load average at the end ${r.machine.loadavg} (other jobs were running); \`npm run build && node bench/shared-server.mjs\`. ` +
       `${r.sessions} concurrent sessions on ${r.worktrees} git worktrees of ${r.corpus} (${r.files} files each), 2 per worktree, each doing the same ` +

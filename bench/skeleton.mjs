@@ -163,7 +163,7 @@ function tableRows(r) {
 }
 
 export function renderSkeletonSection(r) {
-  const L = [START, '', '## Skeleton parse: parity and speed', ''];
+  const L = [START, '', '### Parse: skeleton parity and speed (bench/skeleton.mjs)', ''];
   if (!r) return [...L, 'No results yet: `npm run build && node bench/skeleton.mjs`.', '', END].join('\n');
   const m = r.machine;
   const [head, ...rows] = tableRows(r);

@@ -9,7 +9,7 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '—');
 const f2 = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
 
 export function renderHooksSection(r) {
-  const L = [START, '', '## Hooks (bench/hooks.mjs)', ''];
+  const L = [START, '', '### PostToolUse and SessionStart against `node -e 0` (bench/hooks.mjs)', ''];
   if (!r) return [...L, 'No results yet: `npm run build && node bench/hooks.mjs`.', '', END].join('\n');
   const m = r.machine;
   L.push(
