@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// (A) Accuracy: our file-to-file edges vs dependency-cruiser's on the pinned corpora.
+// Accuracy: our file-to-file edges vs dependency-cruiser's on the pinned corpora.
 import fs from 'node:fs';
 import path from 'node:path';
 import { OUR_CLI_REL, ROOT, WORK_DIR, freshCopy, log, machineInfo, mkdirp, ourCliBuilt, parseArgs, readJson, rmrf, runMain, writeJson } from './lib/common.mjs';
@@ -14,7 +14,7 @@ import { saveResult, updateResultsMd } from './lib/write-results.mjs';
 
 export const BAR = { precision: 0.99, recall: 0.99 };
 /**
- * The variant the PASS/FAIL verdict of bar (A) is read against (all variants are reported). `hybrid` is
+ * The variant the PASS/FAIL verdict of the accuracy bar is read against (all variants are reported). `hybrid` is
  * dependency-cruiser resolving the way each file's own toolchain does: with TypeScript's extension substitution for
  * .ts/.tsx/.mts/.cts files (incl. declarations) and Node's plain resolution for .js/.jsx/.mjs/.cjs files. Plain
  * dependency-cruiser resolves a declaration file's `./x.js` to the runtime x.js where TypeScript (and we) take x.d.ts;
@@ -25,7 +25,7 @@ export const VERDICT_VARIANT = 'hybrid';
 const USAGE = `
 Usage: node bench/accuracy.mjs [options]
 
-(A) Accuracy. For each corpus: runs dependency-cruiser (variants: ${RUN_VARIANTS.join(', ')}; 'hybrid' is computed)
+Accuracy. For each corpus: runs dependency-cruiser (variants: ${RUN_VARIANTS.join(', ')}; 'hybrid' is computed)
 on a private copy, runs our full build on another copy, reads our graph.db with sql.js, and compares unique
 (source, target) file pairs restricted to the source files both tools scanned. Writes
 bench/.work/results/accuracy.json and the accuracy part of bench/RESULTS.md.

@@ -7,11 +7,11 @@ import { CORPORA_DIR, WORK_DIR, log, mkdirp, npmEnv, parseArgs, readJson, rmrf, 
 /**
  * The pinned corpora. `pkg@version` is what `npm pack` fetches; the tarball's `package/` folder becomes the corpus root.
  * - zod:      TypeScript (src/*.ts) plus the shipped .js/.cjs/.d.ts/.d.cts; the ≥700-file code base of the speed bar.
- * - date-fns: ES modules with `export *` barrels (+ .cjs and .d.ts/.d.cts twins). 4.1.0 as named in the brief;
+ * - date-fns: ES modules with `export *` barrels (+ .cjs and .d.ts/.d.cts twins). 4.1.0, pinned;
  *             the latest 4.x on the registry was 4.4.0 when this was written.
  * - lodash:   CommonJS (`require('./_baseX')`).
- * - webpack:  a large CommonJS code base (lib/**, 850 source files, 10.9 MB with its big types.d.ts): the size the
- *             issue's planning figure for dependency-cruiser describes (800 files, 12 MB). Speed is reported on it
+ * - webpack:  a large CommonJS code base (lib/**, 850 source files, 10.9 MB with its big types.d.ts): about the size
+ *             the speed bar against dependency-cruiser was set for (800 files, 12 MB). Speed is reported on it
  *             too; the speed bars stay judged on zod.
  */
 export const CORPORA = [

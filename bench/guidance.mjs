@@ -3,7 +3,7 @@
 // after every file's mtime moved (each call re-parses all 100: the parse cache defeated). The server is the runtime
 // bundle (dist/runtime/mcp-server.js, what an install runs), driven by the SDK's Client over stdio with
 // GSD_MCP_TIMING=1, so the handler's own time comes back in _meta. Baseline of the same run: a `ping` round trip.
-// Bar (issue 16): median ≤ 50 ms for a warm search over 100 files.
+// Bar: median ≤ 50 ms for a warm search over 100 files.
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

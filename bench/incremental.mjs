@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// (D) Incremental update: engine time of updateIntel() for one changed / added / deleted file, in one process.
+// Incremental update: engine time of updateIntel() for one changed / added / deleted file, in one process.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +14,7 @@ export const BAR_MS = 50;
 const USAGE = `
 Usage: node bench/incremental.mjs [options]
 
-(D) Incremental update. In this process: import { buildIntel, updateIntel } from dist/engine/src/index.js, build a
+Incremental update. In this process: import { buildIntel, updateIntel } from dist/engine/src/index.js, build a
 private copy of the corpus (bench/.work/incremental/<corpus>) once, then
   modify: --iterations times append "// bench N" to a mid-graph file and time await updateIntel(root, [file]);
   add / delete: --add-iterations times create a new file importing that file, time updateIntel(root, [new]),

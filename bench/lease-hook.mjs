@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The PostToolUse hook's lease check (issue #15): wall time of the hook against `node -e 0`, interleaved in one run.
+// The PostToolUse hook's lease check (docs/planning.md, "The hook's lease notice"): wall time of the hook against `node -e 0`, interleaved in one run.
 // Usage: node bench/lease-hook.mjs [--runs 30] [--leases 200] [--kv-kb 900]   (after npm run build)
 //   node       `node -e 0`
 //   no-state   the hook, edit in a project without .planning/gsd-state.json (every project before it uses leases)

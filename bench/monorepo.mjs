@@ -24,7 +24,7 @@ const HOOK_DIR = path.join(ROOT, 'dist', 'hooks', 'src');
 const POST = path.join(HOOK_DIR, 'post-tool-use.cjs');
 const SESSION = path.join(HOOK_DIR, 'session-start.cjs');
 const SERVER = path.join(ROOT, 'dist', 'runtime', 'mcp-server.js');
-/** the five packages the tree is made of, copied round robin (the "five real npm packages") */
+/** the five packages the tree is made of, copied round robin (five real npm packages) */
 const PACKAGES = [...CORPORA, PARITY_CORPORA.find((c) => c.name === 'rxjs')];
 const BARS = { rssMB: 1024, timeRatio: 6, editMs: 300, catchUpMs: 5000, blastMs: 20, serverRssMB: 400, statusMs: 1000 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// (B) Speed and (C) memory of a full build: ours vs dependency-cruiser vs @colbymchenry/codegraph.
+// Speed and memory of a full (cold) build: ours vs dependency-cruiser vs @colbymchenry/codegraph.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,7 @@ const CODEGRAPH_EXCLUDE = ['*.min.js'];
 const USAGE = `
 Usage: node bench/speed.mjs [options]
 
-(B)/(C) Full-build speed and memory. Each tool gets its own copy of the corpus under bench/.work/speed/<corpus>/.
+Full-build speed and memory. Each tool gets its own copy of the corpus under bench/.work/speed/<corpus>/.
 One round = ours cold (.planning/intel renamed away first) → ours warm (cache kept) → dependency-cruiser (plain
 variant, JSON to a file) → dependency-cruiser with the config its \`--init oneshot\` writes (informational: it also
 validates its recommended rules) → codegraph cold (.codegraph renamed away first, then \`codegraph init -y <dir>\` with a

@@ -303,7 +303,7 @@ const cy = cytoscape({
   hideEdgesOnViewport: edgeCount > 4000,
   textureOnViewport: N > 2000,
   // on a high-density screen a large project's dense drawing is rasterised at 1x: a pan at device pixel ratio 2 took
-  // ~35 % less of chromium's CPU, the page's start ~15 % less (bench/RESULTS.md, issue 18 third round)
+  // ~35 % less of chromium's CPU, the page's start ~15 % less (docs/graph-view.md, "What a frame costs")
   pixelRatio: N > 2000 ? 1 : 'auto',
   style: [
     { selector: 'node', style: { label: 'data(label)', 'font-size': 11, color: '#30363d', 'min-zoomed-font-size': 6, 'text-wrap': 'ellipsis', 'text-max-width': '140px' } },

@@ -4,7 +4,7 @@
  * Why: a cold build is short enough that V8's optimizing compiler is a large part of it. On a 2-core machine its
  * compile jobs keep the second core busy for most of the build (ARCHITECTURE.md, "Where the second core already
  * goes"), and code waits in the interpreter until they finish. Smaller compile jobs finish sooner. Measured on cold
- * builds, interleaved with the defaults (bench/RESULTS.md, "Bar B"): zod 920 → 863 ms, date-fns 2,090 → 1,980 ms,
+ * builds, interleaved with the defaults (25 rounds): zod 920 → 863 ms, date-fns 2,090 → 1,980 ms,
  * and 9-13 % less CPU. Turning off on-stack replacement as well helped zod but slowed date-fns, so it stays on.
  *
  * Only in the CLI process, and only on the V8 lines where these flags exist and were measured (Node 20-24):

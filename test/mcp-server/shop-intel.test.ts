@@ -25,7 +25,7 @@ const TOOLS = [
   'verify_artifact',
   'verify_behavior',
 ];
-/** the planning tools (issue #15) write .planning/gsd-state.json */
+/** the planning tools write .planning/gsd-state.json */
 const WRITING_TOOLS = ['agent', 'lease', 'skill', 'state', 'plan', 'evolve', 'graph_view'];
 /** the planning-document tools that only read (docs/planning.md) */
 const PLANNING_DOC_TOOLS = ['dash', 'discuss', 'validate', 'vitals'];

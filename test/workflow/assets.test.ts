@@ -58,7 +58,7 @@ function toolList(value: unknown): string[] {
 }
 
 describe('workflow assets: commands', () => {
-  it('are exactly the /gsd: commands of the issue, each with valid frontmatter', () => {
+  it('are exactly the /gsd: commands of the workflow, each with valid frontmatter', () => {
     assert.deepEqual(commands().map((c) => c.name), COMMANDS);
     for (const c of commands()) {
       strictFrontmatter(c);
@@ -160,7 +160,7 @@ describe('workflow assets: agents', () => {
     }
   });
 
-  it('use the tools the issue asks for, in the right places', () => {
+  it('use the MCP tools the workflow relies on, in the right places', () => {
     const planner = readAsset('agents/gsd-planner.md').body;
     const firstWrite = planner.indexOf('Write each plan');
     for (const t of ['phase_relevant_files', 'codebase_patterns', 'similar_past_work', 'guidance_load']) {

@@ -1,6 +1,6 @@
 /**
  * Spawn rules (which agents run for an intent, in which stages), the plan they flatten to, and the spawn queue with
- * its history. The rules to keep exactly (issue #15):
+ * its history. The rules to keep exactly (docs/planning.md, "Spawn rules and the queue"):
  * - flattening: each `before` agent takes the next order number (sequential); all `beforeParallel` agents share one
  *   number (parallel); then `main`, then `after`, one number each (sequential); then all `afterParallel` agents share
  *   one number (parallel);

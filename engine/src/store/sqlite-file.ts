@@ -3,7 +3,7 @@
  * running SQLite. A full build writes every row once into an empty database: it needs none of what a database engine
  * does on the way (a transaction, page splits on each insert, an index build by sorting inside WebAssembly). Sorting
  * the keys and packing each b-tree bottom up, page by page, gives a valid file in a fraction of sql.js' time (figures
- * in bench/RESULTS.md, "graph.db writers").
+ * in bench/RESULTS.md, "Cold build", graph.db writer).
  *
  * sql.js stays the reference. It writes every incremental patch and reads every file, and the tests check that this
  * writer and sql.js give the same schema and the same rows, and that SQLite's `PRAGMA integrity_check` (which checks

@@ -19,9 +19,9 @@ export type ToolName = keyof typeof TOOL_TEXT;
 
 export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: ToolName;
-  /** 16a: load upfront in Claude Code (`_meta["anthropic/alwaysLoad"]`) instead of behind its tool search */
+  /** load upfront in Claude Code (`_meta["anthropic/alwaysLoad"]`) instead of behind its tool search */
   alwaysLoad?: boolean;
-  /** 16a: the answer budget when the call gives no max_tokens (default DEFAULT_MAX_TOKENS) */
+  /** the answer budget when the call gives no max_tokens (default DEFAULT_MAX_TOKENS) */
   maxTokens?: number;
   input: I;
   output: O;

@@ -40,7 +40,7 @@ export function registerTools(server: McpServer, ctx: ServerContext) {
     registerVerifyBehaviorTool(server, ctx),
     registerRequirementStatusTool(server, ctx),
     registerPhaseStatusTool(server, ctx),
-    // planning documents and workflow (issue 15b)
+    // planning documents and workflow (docs/planning.md)
     registerVitalsTool(server, ctx),
     registerPlanTool(server, ctx),
     registerDiscussTool(server, ctx),

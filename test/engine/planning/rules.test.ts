@@ -1,4 +1,4 @@
-/** Table tests of the rules to keep exactly (issue #15): flattening, stage skipping, dot paths, scope overlap. */
+/** Table tests of the rules to keep exactly (docs/planning.md): flattening, stage skipping, dot paths, scope overlap. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
