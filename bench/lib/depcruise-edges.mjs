@@ -1,6 +1,6 @@
 // Runs dependency-cruiser on a directory and turns its JSON into file-to-file edges.
 //
-// Variants (see README in RESULTS.md):
+// Variants (described in bench/RESULTS.md, "Accuracy"):
 //  plain     dependency-cruiser's own resolution: --no-config --ts-pre-compilation-deps -x '(^|/)node_modules/|\.min\.js$'
 //            (+ --ts-config <dir>/tsconfig.json when the corpus has one).
 //  ts-aware  plain + a webpack-style resolve config (--webpack-config) with TypeScript's extension substitution

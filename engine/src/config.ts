@@ -30,7 +30,7 @@ export const BUILTIN_EXCLUDE = [
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
-/** How long the hooks' worker waits for the next edit once the journal is empty (README, Configuration). */
+/** How long the hooks' worker waits for the next edit once the journal is empty (docs/configuration.md). */
 export const DEFAULT_WORKER_IDLE_SECONDS = 120;
 export const MAX_WORKER_IDLE_SECONDS = 3600;
 

@@ -23,7 +23,7 @@ export interface IntelConfig {
   maxFileBytes: number;
   /** PostToolUse capture on/off (read by the hooks) */
   capture: boolean;
-  /** write an entity page per file (default true); false: none, for very large projects (README, Configuration) */
+  /** write an entity page per file (default true); false: none, for very large projects (docs/configuration.md) */
   entityPages: boolean;
   /**
    * seconds the hooks' background worker stays alive after the journal is empty, waiting for the next edit with
