@@ -154,7 +154,7 @@ function section(results) {
   L.push(`Command: \`npm run build && node bench/route.mjs --results-md\` on ${m.cpu} (${m.cores} cores, ${m.memGiB} GiB), ${m.os ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC, load average at the end ${m.loadavg}.`);
   L.push('');
   const tl = results[0].toolsList;
-  L.push(`tools/list, the whole listing the server publishes (${tl.count} tools, generic root and max_tokens): ${tl.full} tokens whole response (${tl.fullChars} chars), ${tl.modelFacing} tokens of {name, description, input_schema} as Claude Code forwards them; bar: whole listing with every tool <= 4,000 (test/mcp-server/tool-list.test.ts; the earlier sub-budget of 1,700 was for route + the eleven intel/plan tools alone, which this figure no longer isolates).`);
+  L.push(`tools/list, the whole listing the server publishes (${tl.count} tools, generic root and max_tokens): ${tl.full} tokens whole response (${tl.fullChars} chars), ${tl.modelFacing} tokens of {name, description, input_schema} as Claude Code forwards them; bar: whole listing with every tool <= 4,000, and route with the eleven intel/plan tools <= 1,700 (both asserted by test/mcp-server/tool-list.test.ts).`);
   L.push('');
   L.push('| corpus | files | answers correct | avg route answer tokens | "what breaks if I change <file>", 30 files, warm, in server (median / p95, cache misses) | "impact of changing <top hotspot>" (median / p95, misses; answer tokens) | same, cache hit (median) |');
   L.push('|---|---|---|---|---|---|---|');
