@@ -34,7 +34,8 @@ export interface IntelConfig {
 
 // ---------------------------------------------------------------- parse
 
-export type ImportKind = 'import' | 'require' | 'dynamic-import' | 'reexport' | 'type-import' | 'triple-slash';
+/** `triple-slash`: `/// <reference path="…" />`; `triple-slash-types`: `/// <reference types="…" />`. */
+export type ImportKind = 'import' | 'require' | 'dynamic-import' | 'reexport' | 'type-import' | 'triple-slash' | 'triple-slash-types';
 
 export interface ReexportBinding {
   /** name in the imported module; `*` for `export *` / `export * as ns` */

@@ -10,7 +10,19 @@ const PRAGMA =
 const LICENSE = /licen[cs]e|copyright/i;
 /** `/// <reference path="…" />`: the comment's value starts after `//`. */
 const TRIPLE_SLASH = /^\/\s*<(?:reference|amd-module|amd-dependency)\b/;
-const REFERENCE = /^\/\s*<reference\s+(path|types)\s*=\s*(["'])(.*?)\2/;
+/** TypeScript's reading of a `/// <name … />` directive (its tripleSlashXMLCommentStartRegEx), on the value after `//`. */
+const XML_DIRECTIVE = /^\/\s*<(\S+)\s.*?\/>/;
+/** An attribute of a `/// <reference … />` directive, in any order, as TypeScript finds it (getNamedArgRegEx). */
+const attribute = (name: string) => new RegExp(`\\s${name}\\s*=\\s*(?:'([^']*)'|"([^"]*)")`, 'i');
+const NO_DEFAULT_LIB = attribute('no-default-lib');
+const TYPES = attribute('types');
+const LIB = attribute('lib');
+const PATH = attribute('path');
+
+function attributeValue(value: string, re: RegExp): string {
+  const match = re.exec(value);
+  return match ? match[1] || match[2] || '' : '';
+}
 
 /** Start offset of the first statement (directives such as `'use strict'` count); Infinity for an empty program. */
 function firstStatementStart(file: File): number {
@@ -23,15 +35,28 @@ function firstBodyStart(file: File): number {
   return file.program.body[0]?.start ?? Infinity;
 }
 
-/** `/// <reference path="./x.d.ts" />` and `/// <reference types="node" />` at the top of the file. */
+/**
+ * The `/// <reference … />` directives at the top of the file, read as TypeScript reads them: `types="…"` (a type
+ * reference, resolved like a package) before `path="…"` (a file relative to this one); `lib="…"` and
+ * `no-default-lib="true"` name no project file and give no record.
+ */
 export function tripleSlashReferences(file: File): ImportRecord[] {
   const limit = firstStatementStart(file);
   const records: ImportRecord[] = [];
   for (const comment of file.comments ?? []) {
     if ((comment.start ?? 0) >= limit) break;
     if (comment.type !== 'CommentLine') continue;
-    const match = REFERENCE.exec(comment.value);
-    if (match) records.push({ specifier: match[3], kind: 'triple-slash', names: [], line: comment.loc?.start.line ?? 1 });
+    const value = comment.value;
+    const directive = XML_DIRECTIVE.exec(value);
+    if (directive === null || directive[1].toLowerCase() !== 'reference') continue;
+    if (attributeValue(value, NO_DEFAULT_LIB) === 'true') continue;
+    const line = comment.loc?.start.line ?? 1;
+    const types = attributeValue(value, TYPES);
+    if (types !== '') records.push({ specifier: types, kind: 'triple-slash-types', names: [], line });
+    else if (attributeValue(value, LIB) === '') {
+      const path = attributeValue(value, PATH);
+      if (path !== '') records.push({ specifier: path, kind: 'triple-slash', names: [], line });
+    }
   }
   return records;
 }

@@ -45,7 +45,7 @@ function follow(edge: EdgeInfo, symbol: string): string[] | null {
     if (importsIt && edge.kind !== 'reexport' && !next.includes('*')) next.push('*');
     return next.length ? next : null;
   }
-  if (edge.kind === 'triple-slash') return ['*'];
+  if (edge.kind === 'triple-slash' || edge.kind === 'triple-slash-types') return ['*'];
   if (edge.names.includes(symbol) || edge.names.includes('*')) return ['*'];
   return null;
 }

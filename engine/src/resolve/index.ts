@@ -8,7 +8,9 @@
  *   `#name` → package.json `imports` of the nearest package.json
  *   `scheme:` → `node:` built-in, `npm:` external, `file:` URL inside the root, anything else unresolved
  *   bare → tsconfig `paths`, `baseUrl`, Node built-in, self-reference by package name, workspace package, external
- *   `/// <reference>` (kind triple-slash) → a path relative to the file when it looks like one, else a types package
+ *   `/// <reference path>` (kind triple-slash) → a path relative to the file
+ *   `/// <reference types>` (kind triple-slash-types) → tsconfig typeRoots, then relative or a package (workspace,
+ *   `@types/`, external), declaration files first
  */
 
 import { fileURLToPath } from 'node:url';
@@ -60,8 +62,8 @@ const URL_SCHEMES = new Set(['http', 'https', 'data', 'blob', 'ftp', 'ws', 'wss'
 interface DirMemo {
   dir: RelPath;
   importer: Importer;
-  /** by import kind: [import-like, require, triple-slash] → specifier → result */
-  byKind: [Map<string, Resolution> | null, Map<string, Resolution> | null, Map<string, Resolution> | null];
+  /** by import kind: [import-like, require, triple-slash path, triple-slash types] → specifier → result */
+  byKind: (Map<string, Resolution> | null)[];
 }
 
 /** Top-level directories of build output that usually mirror a `src/` tree. */
@@ -179,14 +181,14 @@ class ProjectResolver implements Resolver {
       const key = importer + dir;
       let m = this.memo.get(key);
       if (m === undefined) {
-        m = { dir, importer, byKind: [null, null, null] };
+        m = { dir, importer, byKind: [null, null, null, null] };
         this.memo.set(key, m);
       }
       memo = m;
       this.lastFrom = from;
       this.lastMemo = m;
     }
-    const slot = kind === 'require' ? 1 : kind === 'triple-slash' ? 2 : 0;
+    const slot = kind === 'require' ? 1 : kind === 'triple-slash' ? 2 : kind === 'triple-slash-types' ? 3 : 0;
     let byKind = memo.byKind[slot];
     if (byKind === null) byKind = memo.byKind[slot] = new Map();
     else {
@@ -212,7 +214,8 @@ class ProjectResolver implements Resolver {
     const ctx: Ctx = { spec, from, dir, importer, kind, conds: null };
     const c0 = spec.charCodeAt(0);
 
-    if (kind === 'triple-slash') return this.resolveTripleSlash(ctx);
+    if (kind === 'triple-slash') return this.resolveReferencePath(ctx);
+    if (kind === 'triple-slash-types') return this.resolveTypeReference(ctx);
     if (c0 === 46 /* . */ && isRelative(spec)) return this.resolveRelative(ctx, joinRel(ctx.dir, spec));
     if (c0 === 47 /* / */) return this.resolveAbsolute(ctx);
     if (c0 === 35 /* # */) return this.resolvePackageImport(ctx);
@@ -232,27 +235,45 @@ class ProjectResolver implements Resolver {
     return this.resolveBare(ctx, spec);
   }
 
+  /** `/// <reference path="…" />`: a file relative to this one, even without `./` (TypeScript's resolveTripleslashReference). */
+  private resolveReferencePath(ctx: Ctx): Resolution {
+    return ctx.spec.charCodeAt(0) === 47 ? this.resolveAbsolute(ctx) : this.resolveRelative(ctx, joinRel(ctx.dir, ctx.spec));
+  }
+
   /**
-   * `/// <reference path="…" />` is a path relative to the file, even without `./`;
-   * `/// <reference types="…" />` names a types package (`node` → external 'node').
+   * `/// <reference types="…" />` as TypeScript's resolveTypeReferenceDirective resolves it, declaration files first:
+   * each `typeRoots` folder of the tsconfig (`<root>/<name>.d.ts`, else the folder `<root>/<name>` with its package.json
+   * types/typings or index.d.ts); then from the file: a relative name as a path, a package name the way node_modules
+   * would find it (the workspace package, then `@types/<name>`), else the installed, external package. The default
+   * typeRoots and typeRoots inside node_modules hold installed packages only. tsconfig `paths` do not apply.
    */
-  private resolveTripleSlash(ctx: Ctx): Resolution {
+  private resolveTypeReference(ctx: Ctx): Resolution {
+    ctx.importer = Importer.Decl;
     const spec = ctx.spec;
-    const c0 = spec.charCodeAt(0);
-    if (c0 === 47) return this.resolveAbsolute(ctx);
-    const ext = extensionOf(spec);
-    if (c0 === 46 || isSourceExtension(ext)) return this.resolveRelative(ctx, joinRel(ctx.dir, spec));
-    if (spec.includes('/') && c0 !== 64 /* @ */) {
-      const asPath = this.resolveRelative(ctx, joinRel(ctx.dir, spec));
-      if (asPath.kind === 'file' || asPath.kind === 'asset') return asPath;
+    const typeRoots = this.tsconfigs.forDir(ctx.dir)?.typeRoots;
+    if (typeRoots) {
+      for (const root of typeRoots) {
+        if (isOutsideRoot(root) || `/${root}/`.includes('/node_modules/')) continue;
+        const candidate = joinRel(root, spec);
+        if (isOutsideRoot(candidate)) continue;
+        const f = this.probeFile(candidate, ctx.importer);
+        if (f !== null) return file(f);
+        const d = this.probeDirectory(ctx, candidate, true);
+        if (d !== null) return d;
+      }
     }
+    if (isRelative(spec) || spec.charCodeAt(0) === 47) return this.resolveReferencePath(ctx);
     const { name, subpath } = splitPackageSpecifier(spec);
-    const ws = this.workspacePackage(name);
-    if (ws) {
+    const atTypes = name.startsWith('@') ? `@types/${name.slice(1).replace('/', '__')}` : `@types/${name}`;
+    let miss: Resolution | null = null;
+    for (const pkgName of [name, atTypes]) {
+      const ws = this.workspacePackage(pkgName);
+      if (ws === null) continue;
       const r = this.resolvePackage(ctx, ws, subpath);
-      if (r.kind === 'file') return r;
+      if (r.kind !== 'unresolved') return r;
+      miss ??= r;
     }
-    return { kind: 'external', package: name };
+    return miss ?? { kind: 'external', package: name };
   }
 
   // ------------------------------------------------------------------ relative and absolute

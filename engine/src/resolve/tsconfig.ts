@@ -1,6 +1,7 @@
 /**
  * tsconfig.json / jsconfig.json: the nearest config above a directory, its `extends` chain, and the options that
- * steer module resolution (baseUrl, paths, customConditions, outDir/rootDir for mapping build output to source).
+ * steer module resolution (baseUrl, paths, customConditions, outDir/rootDir for mapping build output to source,
+ * typeRoots for `/// <reference types>`).
  */
 
 import type { RelPath } from '../types.js';
@@ -34,6 +35,8 @@ export interface TsConfig {
   outDir: RelPath | null;
   declarationDir: RelPath | null;
   rootDir: RelPath | null;
+  /** `typeRoots` in order (each relative to the config that declared it), or null when not set */
+  typeRoots: readonly string[] | null;
   /** config files named by `references` (own, not inherited) */
   references: readonly RelPath[];
 }
@@ -45,7 +48,7 @@ interface OptionEntry {
   file: RelPath;
 }
 
-const OPTIONS = ['baseUrl', 'paths', 'customConditions', 'outDir', 'declarationDir', 'rootDir'] as const;
+const OPTIONS = ['baseUrl', 'paths', 'customConditions', 'outDir', 'declarationDir', 'rootDir', 'typeRoots'] as const;
 type OptionName = (typeof OPTIONS)[number];
 type Options = Map<OptionName, OptionEntry>;
 
@@ -125,6 +128,15 @@ export class TsconfigLoader {
     }
 
     const conditions = options.get('customConditions')?.value;
+    const typeRootsEntry = options.get('typeRoots');
+    let typeRoots: string[] | null = null;
+    if (typeRootsEntry && Array.isArray(typeRootsEntry.value)) {
+      typeRoots = [];
+      for (const t of typeRootsEntry.value) {
+        const p = typeof t === 'string' && t !== '' ? this.resolveOptionPath(t, typeRootsEntry.dir, dir) : null;
+        if (p !== null) typeRoots.push(p);
+      }
+    }
     const references: RelPath[] = [];
     if (isRecord(json) && Array.isArray(json.references)) {
       for (const ref of json.references) {
@@ -146,6 +158,7 @@ export class TsconfigLoader {
       outDir: resolveDir(options.get('outDir')),
       declarationDir: resolveDir(options.get('declarationDir')),
       rootDir: resolveDir(options.get('rootDir')),
+      typeRoots,
       references,
     };
   }

@@ -8,7 +8,7 @@ import type { IntelReader } from '../query/reader.js';
 import type { FileType, ImportKind } from '../types.js';
 
 export const FILE_TYPES: FileType[] = ['source', 'test', 'types', 'config', 'script'];
-export const EDGE_KINDS: ImportKind[] = ['import', 'require', 'dynamic-import', 'reexport', 'type-import', 'triple-slash'];
+export const EDGE_KINDS: ImportKind[] = ['import', 'require', 'dynamic-import', 'reexport', 'type-import', 'triple-slash', 'triple-slash-types'];
 
 /** Purpose text is cut here on the page (the entity page holds the rest). */
 const PURPOSE_CHARS = 400;

@@ -11,7 +11,7 @@ describe('parseSource: triple-slash references', () => {
     const parsed = parseFixture('references.d.ts');
     assert.deepEqual(parsed.imports, [
       { specifier: './globals.d.ts', kind: 'triple-slash', names: [], line: 1 },
-      { specifier: 'node', kind: 'triple-slash', names: [], line: 2 },
+      { specifier: 'node', kind: 'triple-slash-types', names: [], line: 2 },
       { specifier: './single-quoted.d.ts', kind: 'triple-slash', names: [], line: 4 },
     ]);
     assert.deepEqual(parsed.exports, [{ name: 'answer', kind: 'const', line: 9 }]);

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createResolver } from '../../../engine/src/resolve/index.js';
+import type { ImportKind } from '../../../engine/src/types.js';
 import { fixture } from '../../helpers/paths.js';
 import { hostFromDir } from '../../helpers/resolver-host.js';
 
 const resolver = createResolver(hostFromDir(fixture('resolve', 'builtins-and-externals')));
-const r = (spec: string, kind: 'import' | 'require' | 'dynamic-import' | 'type-import' | 'triple-slash' = 'import') =>
+const r = (spec: string, kind: ImportKind = 'import') =>
   resolver.resolve(spec, 'src/main.ts', kind);
 
 test('Node built-ins with and without node:', () => {
@@ -41,7 +42,7 @@ test('externals are reported by package name, subpaths stripped', () => {
 });
 
 test('triple-slash types references are external types packages', () => {
-  assert.deepEqual(r('node', 'triple-slash'), { kind: 'external', package: 'node' });
+  assert.deepEqual(r('node', 'triple-slash-types'), { kind: 'external', package: 'node' });
 });
 
 test('URL specifiers are unresolved with a reason', () => {

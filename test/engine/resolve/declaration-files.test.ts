@@ -30,13 +30,18 @@ test('triple-slash path references are relative even without ./', () => {
   assert.deepEqual(resolver.resolve('../globals.d.ts', 'types/sub/refs.d.ts', 'triple-slash'), file('types/globals.d.ts'));
 });
 
+test('a triple-slash path reference never names a package', () => {
+  const r = resolver.resolve('node', 'types/ambient.d.ts', 'triple-slash');
+  assert.equal(r.kind, 'unresolved');
+});
+
 test('triple-slash types references name a types package', () => {
-  assert.deepEqual(resolver.resolve('node', 'types/ambient.d.ts', 'triple-slash'), { kind: 'external', package: 'node' });
-  assert.deepEqual(resolver.resolve('@testing-library/jest-dom', 'types/ambient.d.ts', 'triple-slash'), {
+  assert.deepEqual(resolver.resolve('node', 'types/ambient.d.ts', 'triple-slash-types'), { kind: 'external', package: 'node' });
+  assert.deepEqual(resolver.resolve('@testing-library/jest-dom', 'types/ambient.d.ts', 'triple-slash-types'), {
     kind: 'external',
     package: '@testing-library/jest-dom',
   });
-  assert.deepEqual(resolver.resolve('vite/client', 'types/ambient.d.ts', 'triple-slash'), { kind: 'external', package: 'vite' });
+  assert.deepEqual(resolver.resolve('vite/client', 'types/ambient.d.ts', 'triple-slash-types'), { kind: 'external', package: 'vite' });
 });
 
 test('a written .ts extension may name the declaration file (emitted declarations keep .ts specifiers)', () => {
