@@ -34,7 +34,27 @@ export interface IntelConfig {
 
 // ---------------------------------------------------------------- parse
 
-export type ImportKind = 'import' | 'require' | 'dynamic-import' | 'reexport' | 'type-import' | 'triple-slash';
+/**
+ * How a file reaches another. JS/TS: the first six. Kinds any language module may use: `import` (a statement run when
+ * the file loads), `reexport` (names imported to be exported again: a barrel, a Python package's `__init__.py`),
+ * `type-import` (only for the type checker: `import type`, Python's `if TYPE_CHECKING:`), `lazy-import` (runs only
+ * when a function runs: an import inside a Python function), `conditional-import` (may not run, or may fail and be
+ * caught: inside `try:` or an `if`), `include` (text inclusion: C/C++ `#include`, PHP `require`/`include`), `mod`
+ * (a module declared into a module tree: Rust `mod x;`), `same-package` (a reference a language allows without an
+ * import, between files of one package).
+ */
+export type ImportKind =
+  | 'import'
+  | 'require'
+  | 'dynamic-import'
+  | 'reexport'
+  | 'type-import'
+  | 'triple-slash'
+  | 'lazy-import'
+  | 'conditional-import'
+  | 'include'
+  | 'mod'
+  | 'same-package';
 
 export interface ReexportBinding {
   /** name in the imported module; `*` for `export *` / `export * as ns` */
@@ -68,7 +88,11 @@ export type ExportKind =
   | 'namespace'
   | 'default'
   | 'reexport'
-  | 'cjs';
+  | 'cjs'
+  | 'struct'
+  | 'trait'
+  | 'module'
+  | 'macro';
 
 export interface ExportRecord {
   /** exported name (`default` for the default export, `*` never appears here) */
@@ -77,7 +101,8 @@ export interface ExportRecord {
   line: number;
 }
 
-export type SymbolKind = 'function' | 'class' | 'const' | 'variable' | 'type' | 'interface' | 'enum' | 'namespace';
+/** `struct`, `trait`, `module`, `macro`: for languages that have them (Go/Rust/C structs, Rust traits, Ruby modules, C macros). */
+export type SymbolKind = 'function' | 'class' | 'const' | 'variable' | 'type' | 'interface' | 'enum' | 'namespace' | 'struct' | 'trait' | 'module' | 'macro';
 
 export interface SymbolRecord {
   name: string;
@@ -130,6 +155,23 @@ export type Resolution =
 
 export interface ResolvedImport extends ImportRecord {
   resolved: Resolution;
+  /**
+   * Present (true) when the target is a best guess: the language gives no exact rule for this import (a name
+   * matched to a file, an include found by searching), so the edge is inferred, not what the toolchain would do.
+   * Absent: the edge is exact.
+   */
+  inferred?: true;
+  /**
+   * The names this target sees when they differ from the statement's `names` (a Python submodule imported by name,
+   * `from pkg import sub`, is reached as a whole: `*`). Edges carry these instead of `names`.
+   */
+  targetNames?: string[];
+  /**
+   * Present on the 2nd, 3rd … target of one statement that reaches several files (a Go package: each of its files;
+   * `from pkg import a, b` with submodules a and b): 1, 2 … Such entries repeat the statement's specifier, kind and
+   * line, are made by the resolver each time it runs and are never parse facts (knownFacts drops them).
+   */
+  part?: number;
 }
 
 // ---------------------------------------------------------------- index (the source of truth, index.json)
@@ -144,6 +186,8 @@ export interface FileRecord {
   size: number;
   mtimeMs: number;
   type: FileType;
+  /** the language module that read the file (engine/src/languages/registry.ts): `typescript`, `javascript`, `python` … */
+  language?: string;
   moduleSystem: ModuleSystem;
   docComment: string | null;
   purpose: string;
@@ -185,6 +229,8 @@ export interface EdgeRow {
   reexports: string | null;
   specifier: string;
   line: number;
+  /** false when every import behind the edge is inferred (ResolvedImport.inferred), true when one is exact */
+  exact: boolean;
 }
 
 export interface SymbolRow {

@@ -7,6 +7,7 @@ import { readIndexDocument, serializeIndex } from '../../../engine/src/graph/ind
 import { LazyRecords } from '../../../engine/src/graph/lazy-records.js';
 import { entityId } from '../../../engine/src/ids.js';
 import type { FileRecord } from '../../../engine/src/types.js';
+import { STORE_FORMAT_VERSION } from '../../../engine/src/version.js';
 
 function record(p: string): FileRecord {
   return {
@@ -52,14 +53,14 @@ describe('index.json: one record per line, parsed lazily', () => {
   });
 
   it('reads a pretty-printed index too, and reports corrupt and other-version files as data', () => {
-    const pretty = JSON.stringify({ storeFormatVersion: 1, toolVersion: 'x', builtAt: 'T', configFiles: {}, files: Object.fromEntries(records) }, null, 2);
+    const pretty = JSON.stringify({ storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: 'x', builtAt: 'T', configFiles: {}, files: Object.fromEntries(records) }, null, 2);
     const read = readIndexDocument(tmp('index.json', pretty));
     assert.ok(read.ok);
     assert.equal(read.records.size, paths.length);
     const broken = readIndexDocument(tmp('index.json', serializeIndex(records, {}, 'T').subarray(0, 300)));
     assert.equal(broken.ok, false);
     assert.equal(!broken.ok && broken.reason, 'corrupt');
-    const other = readIndexDocument(tmp('index.json', pretty.replace('"storeFormatVersion": 1', '"storeFormatVersion": 999')));
+    const other = readIndexDocument(tmp('index.json', pretty.replace(`"storeFormatVersion": ${STORE_FORMAT_VERSION}`, '"storeFormatVersion": 999')));
     assert.equal(!other.ok && other.reason, 'format-mismatch');
     assert.equal(readIndexDocument('/nonexistent/index.json').ok, false);
   });

@@ -8,6 +8,7 @@ import { type IndexFacts, factsOfRecords, readIndexFacts } from '../../../engine
 import { readIndexDocument, serializeIndex } from '../../../engine/src/graph/index-document.js';
 import { entityId } from '../../../engine/src/ids.js';
 import type { FileRecord, ResolvedImport } from '../../../engine/src/types.js';
+import { STORE_FORMAT_VERSION } from '../../../engine/src/version.js';
 import { repoRoot } from '../../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../../helpers/project.js';
 
@@ -114,7 +115,7 @@ describe('index.json facts for intel status, read without decoding the records',
     assert.equal((readIndexFacts(tmp(text.slice(0, 200))) as { reason: string }).reason, 'corrupt');
     // a record line that is not a record (the layout is checked, not every byte of a record that has it)
     assert.equal((readIndexFacts(tmp(text.replace(/^("src\/a\.ts":)\{.*\}$/m, '$1{"oops"}'))) as { reason: string }).reason, 'corrupt');
-    assert.equal((readIndexFacts(tmp(text.replace('"storeFormatVersion":1', '"storeFormatVersion":99'))) as { reason: string }).reason, 'format-mismatch');
+    assert.equal((readIndexFacts(tmp(text.replace(`"storeFormatVersion":${STORE_FORMAT_VERSION}`, '"storeFormatVersion":99'))) as { reason: string }).reason, 'format-mismatch');
     assert.ok(readFileSync(tmp(text), 'utf8').endsWith('}}\n'));
   });
 });
