@@ -22,6 +22,8 @@ export const PYTHON_CONFIG_FILES = ['pyproject.toml', 'setup.cfg', 'setup.py'] a
 export interface PythonProject {
   /** folders (project-relative, `''` the root) searched for a top-level module, in order */
   roots: string[];
+  /** the roots a packaging file declares (or implies by its place): `roots` but the repository's root when none does */
+  declaredRoots: string[];
   /** top-level package name → its folder, from a package-dir mapping of one package (`{"pkg" = "lib/pkg"}`) */
   packageDirs: Map<string, string>;
   /** the packaging files read */
@@ -157,7 +159,7 @@ function fromSetupPy(text: string, dir: string, found: Found): void {
  * returns the roots they declare, then the repository's root.
  */
 export function discoverProject(host: ResolverHost, dirs: Iterable<string>, hasPythonUnder: (dir: string) => boolean): PythonProject {
-  const project: PythonProject = { roots: [], packageDirs: new Map(), configFiles: [] };
+  const project: PythonProject = { roots: [], declaredRoots: [], packageDirs: new Map(), configFiles: [] };
   for (const dir of [...dirs].sort()) {
     const found: Found = { roots: [], packageDirs: [], explicit: false };
     let any = false;
@@ -184,6 +186,7 @@ export function discoverProject(host: ResolverHost, dirs: Iterable<string>, hasP
     for (const r of found.roots) if (!project.roots.includes(r)) project.roots.push(r);
     for (const [name, where] of found.packageDirs) if (!project.packageDirs.has(name)) project.packageDirs.set(name, where);
   }
+  project.declaredRoots = [...project.roots];
   if (!project.roots.includes('')) project.roots.push('');
   return project;
 }

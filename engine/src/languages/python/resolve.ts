@@ -105,6 +105,16 @@ export class PythonResolver implements LanguageResolver {
     return dir;
   }
 
+  /** How many packages a file is inside: the folders from its root (the longest root holding it) to the file. */
+  private packageDepth(from: RelPath): number {
+    const dir = parentDir(from);
+    let root: string | null = null;
+    for (const r of this.proj.declaredRoots) if ((r === '' || dir === r || dir.startsWith(`${r}/`)) && (root === null || r.length > root.length)) root = r;
+    root ??= this.baseDir(from);
+    const rest = root === '' ? dir : dir.slice(root.length + 1);
+    return rest === '' ? 0 : rest.split('/').length;
+  }
+
   private topLevel(name: string, from: RelPath, stub: boolean): Found | null {
     const mapped = this.proj.packageDirs.get(name);
     if (mapped !== undefined) {
@@ -136,10 +146,9 @@ export class PythonResolver implements LanguageResolver {
     let module: Found | null;
     if (level > 0) {
       let dir = parentDir(from);
-      for (let i = 1; i < level; i++) {
-        if (dir === '') return [{ resolved: unresolved(`${spec}: goes above the repository's root`) }];
-        dir = parentDir(dir);
-      }
+      // a relative import stays inside the file's top-level package: the folders between its root and the file
+      if (level > this.packageDepth(from)) return [{ resolved: unresolved(`${spec}: a relative import beyond the top-level package`) }];
+      for (let i = 1; i < level; i++) dir = parentDir(dir);
       if (parts.length === 0) {
         const init = this.moduleFile(`${dir}/__init__`, stub);
         module = { file: dir === '' ? null : init, dirs: [dir] };
