@@ -69,7 +69,10 @@ class Reader {
   /** names bound at the top level by imports: exported only when `__all__` lists them */
   importedNames = new Map<string, number>();
 
-  constructor(private readonly isPackageInit: boolean) {}
+  /** names bound at the top level by `from … import` (what a package's __init__.py re-exports) */
+  fromNames = new Map<string, number>();
+
+  constructor(readonly isPackageInit: boolean) {}
 
   statements(parent: TsNode, ctx: Context): void {
     for (const node of parent.namedChildren) this.statement(node, ctx);
@@ -175,6 +178,7 @@ class Reader {
       names.push(name);
       reexports.push({ imported: name, exported: local });
       if (ctx.topLevel) this.importedNames.set(local, lineOf(node));
+      if (ctx.topLevel && !ctx.conditional && !ctx.typeOnly) this.fromNames.set(local, lineOf(node));
     }
     const kind = kindOf(ctx);
     // what a package's __init__.py imports at load time is the package's own namespace: `from pkg import X` reaches it
@@ -273,6 +277,10 @@ export function parsePython({ path, root }: ParseInput): ParsedFile {
       if (s.name.startsWith('_')) continue;
       s.exported = true;
       exports.push({ name: s.name, kind: s.kind, line: s.line });
+    }
+    // a package's __init__.py: what it imports by name is the package's API (`from pkg import X`)
+    if (reader.isPackageInit) {
+      for (const [name, line] of reader.fromNames) if (!name.startsWith('_') && !reader.symbols.some((s) => s.name === name)) exports.push({ name, kind: 'reexport', line });
     }
   }
   exports.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
