@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// Python: our edges against Python's own import rules, and a cold build beside codegraph, on real code from Debian.
+//
+// Accuracy: for each corpus our CLI builds the intel cold (`intel build --no-cache`), the file-to-file edges of its
+// graph.db (every kind, from .py files) are compared with those of bench/languages/python_reference.py, a reference
+// written on Python's `ast` and importlib's own path finder (no engine code). Precision = shared / ours, recall =
+// shared / reference; every edge only one side has is listed in the JSON.
+// Corpora (Debian packages, bookworm: `apt-get install -y python3-django python3-flask python3-jinja2
+// python3-requests python3-rich`):
+//   django      /usr/lib/python3/dist-packages/django as it is (a flat tree, the root on sys.path)
+//   src-layout  flask, jinja2, werkzeug, click, markupsafe, requests, rich under src/, with a pyproject.toml that
+//               says so (setuptools packages.find where = ["src"]); the reference gets `src` as its root
+// Speed and memory: on django + flask + jinja2 + requests + rich in one flat tree (the corpus the peers were quoted
+// on), interleaved rounds of our cold build and codegraph's (`codegraph init -y`, bench/tools.mjs), wall, CPU and
+// peak RSS by GNU time (bench/lib/measure.mjs).
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { BENCH_DIR, OUR_CLI, ROOT, RESULTS_MD, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, setAside, writeJson } from './lib/common.mjs';
+import { defaultMethod, measure } from './lib/measure.mjs';
+import { codegraphBin, codegraphEnv, ensureTools } from './tools.mjs';
+
+const DIST = '/usr/lib/python3/dist-packages';
+const USAGE = 'Usage: node bench/languages-python.mjs [--runs N] [--no-speed] [--no-write]';
+const SPEC = {
+  runs: { type: 'number', default: 3, help: 'interleaved cold-build rounds per tool (speed)' },
+  speed: { type: 'boolean', default: true, help: 'measure the cold build beside codegraph' },
+  write: { type: 'boolean', default: true, help: 'replace the "Languages: Python" section of bench/RESULTS.md' },
+};
+
+function copyPackages(dest, packages, sub = '') {
+  rmrf(dest);
+  for (const p of packages) {
+    const from = path.join(DIST, p);
+    if (!fs.existsSync(from)) throw new Error(`${from} is missing: apt-get install -y python3-django python3-flask python3-jinja2 python3-requests python3-rich`);
+    fs.cpSync(from, path.join(dest, sub, p), { recursive: true, filter: (f) => !f.includes('__pycache__') && !f.endsWith('.so') });
+  }
+  return dest;
+}
+
+function debVersion(pkg) {
+  try {
+    return execFileSync('dpkg-query', ['-W', '-f=${Version}', pkg], { encoding: 'utf8' });
+  } catch {
+    return '?';
+  }
+}
+
+async function ourEdges(tree) {
+  const { readGraphRows } = await import(path.join(ROOT, 'dist', 'engine', 'src', 'store', 'index.js'));
+  const rows = await readGraphRows(path.join(tree, '.planning', 'intel', 'graph.db'));
+  const pathOf = new Map(rows.nodes.map((n) => [n.id, n.path]));
+  return {
+    edges: new Set(rows.edges.filter((e) => pathOf.get(e.source).endsWith('.py')).map((e) => `${pathOf.get(e.source)} -> ${pathOf.get(e.target)}`)),
+    inferred: rows.edges.filter((e) => !e.exact).length,
+  };
+}
+
+async function accuracy(name, tree, roots) {
+  rmrf(path.join(tree, '.planning'));
+  const t0 = performance.now();
+  execFileSync(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { stdio: 'ignore' });
+  const buildMs = performance.now() - t0;
+  const ours = await ourEdges(tree);
+  const ref = JSON.parse(execFileSync('python3', [path.join(BENCH_DIR, 'languages', 'python_reference.py'), tree, ...roots], { maxBuffer: 1 << 28, encoding: 'utf8' }));
+  const refSet = new Set(ref.edges.map(([a, b]) => `${a} -> ${b}`));
+  const shared = [...ours.edges].filter((e) => refSet.has(e)).length;
+  const r = {
+    name,
+    files: ref.files,
+    statements: ref.statements,
+    ours: ours.edges.size,
+    reference: refSet.size,
+    shared,
+    precision: shared / ours.edges.size,
+    recall: shared / refSet.size,
+    inferredEdges: ours.inferred,
+    onlyOurs: [...ours.edges].filter((e) => !refSet.has(e)),
+    onlyReference: [...refSet].filter((e) => !ours.edges.has(e)),
+    buildMs,
+    referenceRoots: roots,
+  };
+  log(`${name}: ${r.files} files, edges ours ${r.ours} / reference ${r.reference}, precision ${r.precision.toFixed(4)}, recall ${r.recall.toFixed(4)}`);
+  return r;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function speed(tree, runs) {
+  ensureTools();
+  const method = defaultMethod();
+  const cgTree = copyDir(tree, `${tree}-codegraph`);
+  const home = mkdirp(path.join(WORK_DIR, 'languages-python', 'codegraph-home'));
+  const results = { ours: [], codegraph: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const tool of i % 2 ? ['codegraph', 'ours'] : ['ours', 'codegraph']) {
+      let r;
+      if (tool === 'ours') {
+        setAside(path.join(tree, '.planning'));
+        r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { cwd: tree, method });
+      } else {
+        setAside(path.join(cgTree, '.codegraph'));
+        r = await measure(codegraphBin(), ['init', '-y', cgTree], { cwd: cgTree, env: codegraphEnv(home), method });
+      }
+      if (r.exitCode !== 0) throw new Error(`${tool} failed (exit ${r.exitCode}), log ${r.logFile}`);
+      results[tool].push(r);
+      log(`speed round ${i + 1}: ${tool} wall ${r.wallMs.toFixed(0)} ms, CPU ${r.cpuMs.toFixed(0)} ms, peak RSS ${r.maxRssMB.toFixed(0)} MB`);
+    }
+  }
+  const sum = (k, tool) => median(results[tool].map((r) => r[k]));
+  return {
+    method,
+    runs,
+    ours: { wallMs: sum('wallMs', 'ours'), cpuMs: sum('cpuMs', 'ours'), maxRssMB: Math.max(...results.ours.map((r) => r.maxRssMB)) },
+    codegraph: { wallMs: sum('wallMs', 'codegraph'), cpuMs: sum('cpuMs', 'codegraph'), maxRssMB: Math.max(...results.codegraph.map((r) => r.maxRssMB)) },
+  };
+}
+
+function copyDir(from, to) {
+  rmrf(to);
+  fs.cpSync(from, to, { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) && !f.includes(`${path.sep}.codegraph`) });
+  return to;
+}
+
+function section(out) {
+  const m = out.machine;
+  const f = (x, d = 4) => x.toFixed(d);
+  const L = ['## Languages: Python (bench/languages-python.mjs)', ''];
+  L.push('Our file-to-file edges from `.py` files (graph.db, every kind) against a reference resolver written on Python\'s `ast` and importlib\'s own path finder (`bench/languages/python_reference.py`, no engine code), on real code from Debian packages. Precision = shared / ours, recall = shared / reference.', '');
+  L.push('| corpus | .py files | import statements | edges ours / reference | precision | recall | inferred edges |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const a of out.accuracy) L.push(`| ${a.name} | ${a.files} | ${a.statements} | ${a.ours} / ${a.reference} | ${f(a.precision)} | ${f(a.recall)} | ${a.inferredEdges} |`);
+  L.push('');
+  L.push(`- django: Django ${out.versions.django} as Debian installs it (flat, the tree's root on sys.path). src-layout: Flask ${out.versions.flask}, Jinja2 ${out.versions.jinja2}, Werkzeug, Click, MarkupSafe, Requests ${out.versions.requests}, Rich ${out.versions.rich} under \`src/\` with a \`pyproject.toml\` saying \`packages.find where = ["src"]\` (the reference is given \`src\`; we read it from the pyproject).`);
+  for (const a of out.accuracy) {
+    if (a.onlyOurs.length || a.onlyReference.length) L.push(`- ${a.name}, edges only one side has: ${[...a.onlyOurs.map((e) => `ours \`${e}\``), ...a.onlyReference.map((e) => `reference \`${e}\``)].join('; ')}.${a.onlyOurs.some((e) => e.endsWith('.pyi')) ? ' A module that has only a `.pyi` stub in the tree (its compiled `.so` is not source) is an edge to the stub for us, as a type checker has it; the reference follows the run-time finder, which has no `.py` for it.' : ''}`);
+  }
+  if (out.speed) {
+    const s = out.speed;
+    L.push('', `Cold build on ${out.speedCorpus.files} .py files (django + flask + jinja2 + requests + rich, one flat tree), ${s.runs} interleaved rounds, medians (peak RSS: max), ${s.method}:`, '');
+    L.push('| tool | wall | CPU | peak RSS |', '| --- | ---: | ---: | ---: |');
+    L.push(`| ours (\`intel build --no-cache\`) | ${s.ours.wallMs.toFixed(0)} ms | ${s.ours.cpuMs.toFixed(0)} ms | ${s.ours.maxRssMB.toFixed(0)} MB |`);
+    L.push(`| codegraph 1.6.1 (\`codegraph init -y\`) | ${s.codegraph.wallMs.toFixed(0)} ms | ${s.codegraph.cpuMs.toFixed(0)} ms | ${s.codegraph.maxRssMB.toFixed(0)} MB |`);
+    L.push('', `Ratios (same run): codegraph wall / ours ${(s.codegraph.wallMs / s.ours.wallMs).toFixed(2)}×, CPU ${(s.codegraph.cpuMs / s.ours.cpuMs).toFixed(2)}×, peak RSS ${(s.codegraph.maxRssMB / s.ours.maxRssMB).toFixed(2)}×.`);
+  }
+  L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start. Command: \`npm run build && node bench/languages-python.mjs\` (${out.date}).`, '');
+  return L.join('\n');
+}
+
+function writeSection(text) {
+  const md = fs.readFileSync(RESULTS_MD, 'utf8');
+  const start = md.indexOf('## Languages: Python');
+  if (start < 0) return fs.writeFileSync(RESULTS_MD, `${md.trimEnd()}\n\n${text}`);
+  const next = md.indexOf('\n## ', start + 3);
+  fs.writeFileSync(RESULTS_MD, `${md.slice(0, start)}${text}${next < 0 ? '' : md.slice(next + 1)}`);
+}
+
+runMain(async () => {
+  const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
+  if (!fs.existsSync(OUR_CLI)) throw new Error('run npm run build first');
+  const base = mkdirp(path.join(WORK_DIR, 'languages-python'));
+  const machine = machineInfo();
+  const django = copyPackages(path.join(base, 'django'), ['django']);
+  const srcLayout = copyPackages(path.join(base, 'src-layout'), ['flask', 'jinja2', 'werkzeug', 'click', 'markupsafe', 'requests', 'rich'], 'src');
+  fs.writeFileSync(path.join(srcLayout, 'pyproject.toml'), '[project]\nname = "bundle"\n\n[tool.setuptools.packages.find]\nwhere = ["src"]\n');
+  const out = {
+    date: new Date().toISOString().slice(0, 10),
+    machine,
+    versions: Object.fromEntries(['django', 'flask', 'jinja2', 'requests', 'rich'].map((p) => [p, debVersion(`python3-${p}`).replace(/^\d+:/, '').replace(/[-+].*$/, '')])),
+    accuracy: [await accuracy('django', django, ['.']), await accuracy('src-layout', srcLayout, ['src'])],
+  };
+  if (opts.speed) {
+    const mixed = copyPackages(path.join(base, 'peers'), ['django', 'flask', 'jinja2', 'requests', 'rich']);
+    out.speedCorpus = { files: Number(execFileSync('sh', ['-c', `find ${JSON.stringify(mixed)} -name '*.py' | wc -l`], { encoding: 'utf8' })) };
+    out.speed = await speed(mixed, opts.runs);
+  }
+  writeJson(path.join(base, 'results.json'), out);
+  const text = section(out);
+  process.stdout.write(`${text}\n`);
+  if (opts.write) writeSection(text);
+});
