@@ -5,23 +5,14 @@ import { after, describe, it } from 'node:test';
 import { buildIntel, intelPaths, refreshIntel, updateIntel } from '../../../engine/src/index.js';
 import type { IndexDocument } from '../../../engine/src/types.js';
 import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
-import { moveIntelAside, snapshotIntel } from '../../helpers/intel-snapshot.js';
 import { cleanupProjects, copyProject, writeFile } from '../../helpers/project.js';
+import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
 
 const indexOf = (root: string) => JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument;
 const targetsOf = (root: string, file: string, specifier: string) =>
   indexOf(root)
     .files[file].imports.filter((i) => i.specifier === specifier)
     .map((i) => (i.resolved.kind === 'file' ? i.resolved.path : i.resolved.kind));
-
-/** The incremental result equals a cold rebuild of the same files, byte for byte in what both hold. */
-async function assertSameAsRebuild(root: string): Promise<void> {
-  const incremental = await snapshotIntel(moveIntelAside(root, `incremental-${Date.now()}`));
-  await buildIntel(root, { cache: false });
-  const rebuilt = await snapshotIntel(intelPaths(root).dir);
-  assert.deepEqual(incremental.index, rebuilt.index);
-  assert.deepEqual(incremental.graph, rebuilt.graph);
-}
 
 describe('Python through incremental updates and the PostToolUse hook', () => {
   after(async () => {
@@ -40,7 +31,7 @@ describe('Python through incremental updates and the PostToolUse hook', () => {
     rmSync(path.join(root, 'svc_src/src/alpha/plugins/nothing_here.py'));
     await updateIntel(root, ['svc_src/src/alpha/plugins/nothing_here.py']);
     assert.deepEqual(targetsOf(root, 'app/main.py', 'alpha.plugins'), ['svc_src/src/alpha/plugins/__init__.py', 'svc_src/src/alpha/plugins/base.py']);
-    await assertSameAsRebuild(root);
+    await assertSameAsRebuild(root, 'python-rules');
   });
 
   it('a packaging file that moves a source root re-resolves the project: named, and found by the catch-up', async () => {
@@ -54,7 +45,7 @@ describe('Python through incremental updates and the PostToolUse hook', () => {
     rmSync(path.join(root, 'svc_auto/src'), { recursive: true });
     await updateIntel(root, ['svc_auto/pyproject.toml', 'svc_auto/python/eta/__init__.py', 'svc_auto/src/eta/__init__.py']);
     assert.deepEqual(targetsOf(root, 'app/main.py', 'eta'), ['svc_auto/python/eta/__init__.py']);
-    await assertSameAsRebuild(root);
+    await assertSameAsRebuild(root, 'python-rules');
 
     // no hook told: the catch-up sees the packaging file changed
     writeFile(root, 'svc_auto/pyproject.toml', '[project]\nname = "eta"\n\n[tool.setuptools]\npackage-dir = { "" = "elsewhere" }\n');
@@ -78,6 +69,6 @@ describe('Python through incremental updates and the PostToolUse hook', () => {
     assert.equal(run.stdout, '');
     await waitForWorkers(root);
     assert.deepEqual(targetsOf(root, 'app/settings.py', 'alpha.util'), ['svc_src/src/alpha/util.py']);
-    await assertSameAsRebuild(root);
+    await assertSameAsRebuild(root, 'python-rules');
   });
 });
