@@ -19,10 +19,12 @@ import { execFileSync } from 'node:child_process';
 import { BENCH_DIR, OUR_CLI, ROOT, RESULTS_MD, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, setAside, writeJson } from './lib/common.mjs';
 import { defaultMethod, measure } from './lib/measure.mjs';
 import { codegraphBin, codegraphEnv, ensureTools } from './tools.mjs';
+import { corpusDir, ensureCorpus, getCorpus } from './corpora.mjs';
 
 const DIST = '/usr/lib/python3/dist-packages';
 const USAGE = 'Usage: node bench/languages-python.mjs [--runs N] [--no-speed] [--no-write]';
 const SPEC = {
+  edits: { type: 'number', default: 20, help: 'one-file edits per corpus (edit path)' },
   runs: { type: 'number', default: 3, help: 'interleaved cold-build rounds per tool (speed)' },
   speed: { type: 'boolean', default: true, help: 'measure the cold build beside codegraph' },
   write: { type: 'boolean', default: true, help: 'replace the "Languages: Python" section of bench/RESULTS.md' },
@@ -119,6 +121,37 @@ async function speed(tree, runs) {
   };
 }
 
+/**
+ * The edit path: in this process, updateIntel after appending a comment line to the source file with the most
+ * direct dependents, `edits` times, alternating a Python tree (Django) and a JS/TS one (zod, bench/corpora.mjs) of
+ * similar size; the engine's own time (UpdateReport.engineMs), medians. The first edit of each is a warm-up.
+ */
+async function editPath(djangoTree, edits) {
+  const engine = await import(path.join(ROOT, 'dist', 'engine', 'src', 'index.js'));
+  const zod = getCorpus('zod');
+  ensureCorpus(zod);
+  const jsTree = copyDir(corpusDir('zod'), path.join(WORK_DIR, 'languages-python', 'zod'));
+  const trees = { python: djangoTree, 'js/ts': jsTree };
+  const picked = {};
+  for (const [name, tree] of Object.entries(trees)) {
+    await engine.buildIntel(tree, { cache: false });
+    const reader = await engine.openIntel(tree);
+    const own = (h) => (name === 'python' ? h.path.endsWith('.py') : /\.[cm]?tsx?$/.test(h.path) && !/\.d\.[cm]?ts$/.test(h.path));
+    const top = engine.hotspots(reader, { limit: 100000 }).hotspots.filter(own).sort((a, b) => b.direct - a.direct || (a.path < b.path ? -1 : 1))[0];
+    reader.close();
+    picked[name] = { file: top.path, direct: top.direct, times: [] };
+  }
+  for (let i = 0; i <= edits; i++) {
+    for (const [name, tree] of Object.entries(trees)) {
+      const file = path.join(tree, picked[name].file);
+      fs.appendFileSync(file, name === 'python' ? `\n# bench ${i}\n` : `\n// bench ${i}\n`);
+      const r = await engine.updateIntel(tree, [picked[name].file]);
+      if (i > 0) picked[name].times.push(r.engineMs);
+    }
+  }
+  return Object.fromEntries(Object.entries(picked).map(([name, p]) => [name, { file: p.file, direct: p.direct, medianMs: median(p.times) }]));
+}
+
 function copyDir(from, to) {
   rmrf(to);
   fs.cpSync(from, to, { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) && !f.includes(`${path.sep}.codegraph`) });
@@ -136,6 +169,10 @@ function section(out) {
   L.push(`- django: Django ${out.versions.django} as Debian installs it (flat, the tree's root on sys.path). src-layout: Flask ${out.versions.flask}, Jinja2 ${out.versions.jinja2}, Werkzeug, Click, MarkupSafe, Requests ${out.versions.requests}, Rich ${out.versions.rich} under \`src/\` with a \`pyproject.toml\` saying \`packages.find where = ["src"]\` (the reference is given \`src\`; we read it from the pyproject).`);
   for (const a of out.accuracy) {
     if (a.onlyOurs.length || a.onlyReference.length) L.push(`- ${a.name}, edges only one side has: ${[...a.onlyOurs.map((e) => `ours \`${e}\``), ...a.onlyReference.map((e) => `reference \`${e}\``)].join('; ')}.${a.onlyOurs.some((e) => e.endsWith('.pyi')) ? ' A module that has only a `.pyi` stub in the tree (its compiled `.so` is not source) is an edge to the stub for us, as a type checker has it; the reference follows the run-time finder, which has no `.py` for it.' : ''}`);
+  }
+  if (out.edits) {
+    const e = out.edits;
+    L.push('', `One-file edit, engine time of \`updateIntel\` in one process (${e.count} edits each, interleaved, medians): Python, \`${e.python.file}\` of Django (${e.python.direct} direct dependents) ${e.python.medianMs.toFixed(1)} ms; JS/TS, \`${e['js/ts'].file}\` of zod (${e['js/ts'].direct} direct dependents) ${e['js/ts'].medianMs.toFixed(1)} ms; ratio Python / JS/TS ${(e.python.medianMs / e['js/ts'].medianMs).toFixed(2)}.`);
   }
   if (out.speed) {
     const s = out.speed;
@@ -171,6 +208,7 @@ runMain(async () => {
     versions: Object.fromEntries(['django', 'flask', 'jinja2', 'requests', 'rich'].map((p) => [p, debVersion(`python3-${p}`).replace(/^\d+:/, '').replace(/[-+].*$/, '')])),
     accuracy: [await accuracy('django', django, ['.']), await accuracy('src-layout', srcLayout, ['src'])],
   };
+  if (opts.edits > 0) out.edits = { count: opts.edits, ...(await editPath(django, opts.edits)) };
   if (opts.speed) {
     const mixed = copyPackages(path.join(base, 'peers'), ['django', 'flask', 'jinja2', 'requests', 'rich']);
     out.speedCorpus = { files: Number(execFileSync('sh', ['-c', `find ${JSON.stringify(mixed)} -name '*.py' | wc -l`], { encoding: 'utf8' })) };
