@@ -279,6 +279,11 @@ export interface Conventions {
   exportStyle: { style: string; share: number };
   tests: { count: number; layout: string; pattern: string | null };
   folderRoles: Array<{ folder: string; role: string; files: number }>;
+  /**
+   * Per language, when the project has files of a language other than JS/TS: file count, the measured file naming
+   * of its files and the naming its own guide asks for (LanguageModule.namingConvention), most files first.
+   */
+  languages?: Array<{ language: string; name: string; files: number; naming: { style: string; share: number }; expected: string | null }>;
 }
 
 export interface Hotspot {
