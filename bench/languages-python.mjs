@@ -24,6 +24,7 @@ import { corpusDir, ensureCorpus, getCorpus } from './corpora.mjs';
 const DIST = '/usr/lib/python3/dist-packages';
 const USAGE = 'Usage: node bench/languages-python.mjs [--runs N] [--no-speed] [--no-write]';
 const SPEC = {
+  scale: { type: 'number', default: 12, help: 'copies of Django and of zod in the memory comparison (0: none)' },
   edits: { type: 'number', default: 20, help: 'one-file edits per corpus (edit path)' },
   runs: { type: 'number', default: 3, help: 'interleaved cold-build rounds per tool (speed)' },
   speed: { type: 'boolean', default: true, help: 'measure the cold build beside codegraph' },
@@ -152,6 +153,34 @@ async function editPath(djangoTree, edits) {
   return Object.fromEntries(Object.entries(picked).map(([name, p]) => [name, { file: p.file, direct: p.direct, medianMs: median(p.times) }]));
 }
 
+/**
+ * Memory at scale: a cold build (`intel build --no-cache`, GNU time's peak RSS) of `copies` copies of Django (~10,000
+ * .py files at 12) against the same number of copies of zod (~10,000 JS/TS files), one after the other, twice.
+ */
+async function scale(djangoTree, copies) {
+  const method = defaultMethod();
+  const make = (name, from) => {
+    const dest = path.join(WORK_DIR, 'languages-python', `scale-${name}`);
+    rmrf(dest);
+    for (let i = 0; i < copies; i++) fs.cpSync(from, path.join(dest, `copy${i}`), { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) });
+    return dest;
+  };
+  const trees = { python: make('python', djangoTree), 'js/ts': make('js', corpusDir('zod')) };
+  const out = {};
+  for (let round = 0; round < 2; round++) {
+    for (const [name, tree] of Object.entries(trees)) {
+      setAside(path.join(tree, '.planning'));
+      const r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache', '--json'], { cwd: tree, method });
+      if (r.exitCode !== 0) throw new Error(`scale ${name} failed, log ${r.logFile}`);
+      const files = JSON.parse(fs.readFileSync(r.logFile, 'utf8').slice(fs.readFileSync(r.logFile, 'utf8').indexOf('{'))).files;
+      out[name] = { files, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
+      log(`scale ${name}: ${files} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, wall ${r.wallMs.toFixed(0)} ms`);
+    }
+  }
+  for (const tree of Object.values(trees)) rmrf(tree);
+  return { copies, method, ...out };
+}
+
 function copyDir(from, to) {
   rmrf(to);
   fs.cpSync(from, to, { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) && !f.includes(`${path.sep}.codegraph`) });
@@ -173,6 +202,10 @@ function section(out) {
   if (out.edits) {
     const e = out.edits;
     L.push('', `One-file edit, engine time of \`updateIntel\` in one process (${e.count} edits each, interleaved, medians): Python, \`${e.python.file}\` of Django (${e.python.direct} direct dependents) ${e.python.medianMs.toFixed(1)} ms; JS/TS, \`${e['js/ts'].file}\` of zod (${e['js/ts'].direct} direct dependents) ${e['js/ts'].medianMs.toFixed(1)} ms; ratio Python / JS/TS ${(e.python.medianMs / e['js/ts'].medianMs).toFixed(2)}.`);
+  }
+  if (out.scale) {
+    const c = out.scale;
+    L.push('', `Memory at scale, cold build (\`intel build --no-cache\`), ${c.copies} copies each, peak RSS (max of 2) and wall (min of 2), ${c.method}: Python, ${c.python.files} files (Django) ${c.python.maxRssMB.toFixed(0)} MB, ${(c.python.wallMs / 1000).toFixed(1)} s; JS/TS, ${c['js/ts'].files} files (zod) ${c['js/ts'].maxRssMB.toFixed(0)} MB, ${(c['js/ts'].wallMs / 1000).toFixed(1)} s; peak RSS ratio Python / JS/TS ${(c.python.maxRssMB / c['js/ts'].maxRssMB).toFixed(2)}, per indexed file ${((c.python.maxRssMB * 1024) / c.python.files).toFixed(1)} KB against ${((c['js/ts'].maxRssMB * 1024) / c['js/ts'].files).toFixed(1)} KB. The Python build's wall time is tree-sitter's parse (~0.6 ms per Django file; the JS/TS family has its own token reader).`);
   }
   if (out.speed) {
     const s = out.speed;
@@ -209,6 +242,7 @@ runMain(async () => {
     accuracy: [await accuracy('django', django, ['.']), await accuracy('src-layout', srcLayout, ['src'])],
   };
   if (opts.edits > 0) out.edits = { count: opts.edits, ...(await editPath(django, opts.edits)) };
+  if (opts.scale > 0) out.scale = await scale(django, opts.scale);
   if (opts.speed) {
     const mixed = copyPackages(path.join(base, 'peers'), ['django', 'flask', 'jinja2', 'requests', 'rich']);
     out.speedCorpus = { files: Number(execFileSync('sh', ['-c', `find ${JSON.stringify(mixed)} -name '*.py' | wc -l`], { encoding: 'utf8' })) };

@@ -104,6 +104,11 @@ describe('Python: edges by the import system\'s rules, built through the real pi
     assert.equal(init.docComment, 'Alpha: the public face of the alpha package.');
   });
 
+  it('summary.md names the language with its files\' naming and the naming its guide asks for', () => {
+    const summary = readFileSync(intelPaths(root).summary, 'utf8');
+    assert.match(summary, /- Languages: Python 24 files \(naming snake\\_case \(100%\); its guide: snake\\_case\)/);
+  });
+
   it('graph.db: nodes carry the language, edges say they are exact', async () => {
     const rows = await readGraphRows(intelPaths(root).graph);
     const node = rows.nodes.find((n) => n.path === 'app/main.py')!;
