@@ -71,6 +71,8 @@ let runtime: Promise<TsModule> | null = null;
 let loadedModule: TsModule | null = null;
 const grammars = new Map<string, Promise<TsLanguage>>();
 const ready = new Map<string, TsLanguage>();
+/** why a grammar's last load failed, for the error each of its files then reports */
+const failures = new Map<string, string>();
 const parsers = new Map<string, TsParser>();
 
 function loadRuntime(): Promise<TsModule> {
@@ -93,10 +95,15 @@ export async function loadGrammars(files: Iterable<string>): Promise<void> {
       p = loadRuntime().then(async (ts) => {
         const language = await ts.Language.load(readFileSync(path.join(treeSitterDir(), file)));
         ready.set(file, language);
+        failures.delete(file);
         return language;
       });
-      // a failure is reported to every caller of this round, and the next round tries again
-      p.catch(() => grammars.delete(file));
+      // a failure is reported to every caller of this round, and the next round tries again (the runtime too)
+      p.catch((error: unknown) => {
+        grammars.delete(file);
+        if (!loadedModule) runtime = null;
+        failures.set(file, (error as Error)?.message ?? String(error));
+      });
       grammars.set(file, p);
     }
     waits.push(p);
@@ -114,7 +121,7 @@ export function grammarLoaded(file: string): boolean {
  */
 export function withTree<T>(grammar: string, text: string, read: (root: TsNode) => T): T {
   const language = ready.get(grammar);
-  if (!language) throw new Error(`tree-sitter grammar ${grammar} is not loaded`);
+  if (!language) throw new Error(`tree-sitter grammar ${grammar} is not loaded${failures.has(grammar) ? `: ${failures.get(grammar)}` : ''}`);
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = new loadedModule!.Parser();

@@ -72,3 +72,20 @@ describe('Python through incremental updates and the PostToolUse hook', () => {
     await assertSameAsRebuild(root, 'python-rules');
   });
 });
+
+describe('Python without its grammar', () => {
+  after(cleanupProjects);
+
+  it('a build whose grammar cannot be loaded still indexes every file and says why on each Python file', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { cliPath } = await import('../../helpers/paths.js');
+    const root = copyProject('mixed-py-ts');
+    const run = spawnSync(process.execPath, [cliPath, 'intel', 'build', root, '--json'], { encoding: 'utf8', env: { ...process.env, GSD_TREE_SITTER: path.join(root, 'no-such-folder') } });
+    assert.equal(run.status, 0, run.stderr);
+    const files = indexOf(root).files;
+    const models = files['backend/src/shop/models.py'];
+    assert.equal(models.language, 'python');
+    assert.match(models.syntaxError?.message ?? '', /Python parser: tree-sitter grammar tree-sitter-python\.wasm is not loaded: .*no-such-folder/);
+    assert.deepEqual(targetsOf(root, 'frontend/src/index.ts', './api.js'), ['frontend/src/api.ts'], 'the TS files are read as ever');
+  });
+});
