@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { buildIntel, intelPaths } from '../../../engine/src/index.js';
+import { buildIntel, intelPaths, intelStatus } from '../../../engine/src/index.js';
 import { readGraphRows } from '../../../engine/src/store/index.js';
 import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
 import { cleanupProjects, copyProject } from '../../helpers/project.js';
@@ -102,6 +102,12 @@ describe('Python: edges by the import system\'s rules, built through the real pi
     const init = files['svc_src/src/alpha/__init__.py'];
     assert.deepEqual(init.exports.map((e) => `${e.name}:${e.kind}`), ['Engine:reexport', 'run:reexport', 'plugins:reexport']);
     assert.equal(init.docComment, 'Alpha: the public face of the alpha package.');
+  });
+
+  it('intel status counts the files per language', async () => {
+    const status = await intelStatus(root);
+    assert.equal(status.state, 'fresh');
+    assert.deepEqual(status.languages, { python: 24 });
   });
 
   it('summary.md names the language with its files\' naming and the naming its guide asks for', () => {
