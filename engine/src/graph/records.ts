@@ -75,7 +75,25 @@ export function reresolve(record: FileRecord, resolver: Resolver): FileRecord {
     const parsed = parsedImport(i);
     return parsed ? resolveOne(resolver, parsed, record.path) : [];
   });
-  return JSON.stringify(imports) === JSON.stringify(record.imports) ? record : { ...record, imports };
+  const same = imports.length === record.imports.length && imports.every((i, k) => sameEntry(i, record.imports[k]));
+  return same ? record : { ...record, imports };
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/** One record entry resolved the same way twice (its parse facts are the same by construction but for `names` of parts). */
+function sameEntry(a: ResolvedImport, b: ResolvedImport): boolean {
+  return (
+    a.specifier === b.specifier &&
+    a.kind === b.kind &&
+    a.line === b.line &&
+    a.part === b.part &&
+    a.inferred === b.inferred &&
+    sameList(a.names, b.names) &&
+    sameList(a.targetNames, b.targetNames) &&
+    JSON.stringify(a.resolved) === JSON.stringify(b.resolved)
+  );
 }
 
 export interface FileEdge {
