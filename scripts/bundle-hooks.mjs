@@ -6,10 +6,14 @@
 // Part of `npm run build`, after tsc.
 import { build } from 'esbuild';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOOKS = ['post-tool-use', 'session-start'];
+// what the PostToolUse hook captures: every registered language's files and resolution config files, read from the
+// registry's tsc output (this script runs after tsc) so the hook itself loads no engine module
+const registry = await import(pathToFileURL(path.join(root, 'dist', 'engine', 'src', 'languages', 'registry.js')).href);
+const languages = { extensions: registry.indexedExtensions(), configFiles: registry.resolutionConfigNames() };
 
 await Promise.all(
   HOOKS.map((name) =>
@@ -21,7 +25,7 @@ await Promise.all(
       format: 'cjs',
       target: 'node20',
       // the hooks find their worker relative to themselves; a CommonJS bundle has __filename instead
-      define: { 'import.meta.url': '__gsdImportMetaUrl' },
+      define: { 'import.meta.url': '__gsdImportMetaUrl', __GSD_LANGUAGES__: JSON.stringify(languages) },
       banner: { js: "const __gsdImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
       // the hooks import node built-ins and the engine's light modules only; anything else is a mistake
       external: [],

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { builtinExcludes, indexedExtensions } from './languages/registry.js';
 import type { IntelConfig } from './types.js';
 
-export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
-
-export const DEFAULT_INCLUDE = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'];
+/** Every file of a language the engine reads (engine/src/languages/registry.ts). */
+export const DEFAULT_INCLUDE = [`**/*.{${indexedExtensions().join(',')}}`];
 
 /** Always skipped, whatever the config says: dependencies, VCS folders, our own store and build output. */
 export const BUILTIN_EXCLUDE = [
@@ -26,6 +26,7 @@ export const BUILTIN_EXCLUDE = [
   '**/.vercel/**',
   '**/.yarn/**',
   '**/*.min.js',
+  ...builtinExcludes(),
 ];
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;

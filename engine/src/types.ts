@@ -34,8 +34,29 @@ export interface IntelConfig {
 
 // ---------------------------------------------------------------- parse
 
-/** `triple-slash`: `/// <reference path="…" />`; `triple-slash-types`: `/// <reference types="…" />`. */
-export type ImportKind = 'import' | 'require' | 'dynamic-import' | 'reexport' | 'type-import' | 'triple-slash' | 'triple-slash-types';
+/**
+ * How a file reaches another. JS/TS: the first seven (`triple-slash`: `/// <reference path="…" />`;
+ * `triple-slash-types`: `/// <reference types="…" />`). Kinds any language module may use: `import` (a statement run when
+ * the file loads), `reexport` (names imported to be exported again: a barrel, a Python package's `__init__.py`),
+ * `type-import` (only for the type checker: `import type`, Python's `if TYPE_CHECKING:`), `lazy-import` (runs only
+ * when a function runs: an import inside a Python function), `conditional-import` (may not run, or may fail and be
+ * caught: inside `try:` or an `if`), `include` (text inclusion: C/C++ `#include`, PHP `require`/`include`), `mod`
+ * (a module declared into a module tree: Rust `mod x;`), `same-package` (a reference a language allows without an
+ * import, between files of one package).
+ */
+export type ImportKind =
+  | 'import'
+  | 'require'
+  | 'dynamic-import'
+  | 'reexport'
+  | 'type-import'
+  | 'triple-slash'
+  | 'triple-slash-types'
+  | 'lazy-import'
+  | 'conditional-import'
+  | 'include'
+  | 'mod'
+  | 'same-package';
 
 export interface ReexportBinding {
   /** name in the imported module; `*` for `export *` / `export * as ns` */
@@ -69,7 +90,11 @@ export type ExportKind =
   | 'namespace'
   | 'default'
   | 'reexport'
-  | 'cjs';
+  | 'cjs'
+  | 'struct'
+  | 'trait'
+  | 'module'
+  | 'macro';
 
 export interface ExportRecord {
   /** exported name (`default` for the default export, `*` never appears here) */
@@ -78,7 +103,8 @@ export interface ExportRecord {
   line: number;
 }
 
-export type SymbolKind = 'function' | 'class' | 'const' | 'variable' | 'type' | 'interface' | 'enum' | 'namespace';
+/** `struct`, `trait`, `module`, `macro`: for languages that have them (Go/Rust/C structs, Rust traits, Ruby modules, C macros). */
+export type SymbolKind = 'function' | 'class' | 'const' | 'variable' | 'type' | 'interface' | 'enum' | 'namespace' | 'struct' | 'trait' | 'module' | 'macro';
 
 export interface SymbolRecord {
   name: string;
@@ -131,6 +157,23 @@ export type Resolution =
 
 export interface ResolvedImport extends ImportRecord {
   resolved: Resolution;
+  /**
+   * Present (true) when the target is a best guess: the language gives no exact rule for this import (a name
+   * matched to a file, an include found by searching), so the edge is inferred, not what the toolchain would do.
+   * Absent: the edge is exact.
+   */
+  inferred?: true;
+  /**
+   * The names this target sees when they differ from the statement's `names` (a Python submodule imported by name,
+   * `from pkg import sub`, is reached as a whole: `*`). Edges carry these instead of `names`.
+   */
+  targetNames?: string[];
+  /**
+   * Present on the 2nd, 3rd … target of one statement that reaches several files (a Go package: each of its files;
+   * `from pkg import a, b` with submodules a and b): 1, 2 … Such entries repeat the statement's specifier, kind and
+   * line, are made by the resolver each time it runs and are never parse facts (knownFacts drops them).
+   */
+  part?: number;
 }
 
 // ---------------------------------------------------------------- index (the source of truth, index.json)
@@ -145,6 +188,8 @@ export interface FileRecord {
   size: number;
   mtimeMs: number;
   type: FileType;
+  /** the language module that read the file (engine/src/languages/registry.ts): `typescript`, `javascript`, `python` … */
+  language?: string;
   moduleSystem: ModuleSystem;
   docComment: string | null;
   purpose: string;
@@ -186,6 +231,8 @@ export interface EdgeRow {
   reexports: string | null;
   specifier: string;
   line: number;
+  /** false when every import behind the edge is inferred (ResolvedImport.inferred), true when one is exact */
+  exact: boolean;
 }
 
 export interface SymbolRow {
@@ -234,6 +281,11 @@ export interface Conventions {
   exportStyle: { style: string; share: number };
   tests: { count: number; layout: string; pattern: string | null };
   folderRoles: Array<{ folder: string; role: string; files: number }>;
+  /**
+   * Per language, when the project has files of a language other than JS/TS: file count, the measured file naming
+   * of its files and the naming its own guide asks for (LanguageModule.namingConvention), most files first.
+   */
+  languages?: Array<{ language: string; name: string; files: number; naming: { style: string; share: number }; expected: string | null }>;
 }
 
 export interface Hotspot {

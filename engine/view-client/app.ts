@@ -38,6 +38,7 @@ const data = JSON.parse(document.getElementById('gsd-data')!.textContent!) as Gr
 const N = data.files.length;
 const paths = data.files.map((f) => f[0]);
 const typeOf = data.files.map((f) => data.types[f[1]]);
+const languageOf = data.files.map((f) => data.languages?.[f[6]] ?? '');
 const transitive = data.files.map((f) => f[3]);
 const indexOf = new Map(paths.map((p, i) => [p, i]));
 const maxTransitive = Math.max(1, ...transitive);
@@ -47,13 +48,13 @@ const edgeCount = data.edges.length / 3;
 const shimNodes = new Map<string, NodeInfo>();
 const shimIn = new Map<string, EdgeInfo[]>();
 for (let i = 0; i < N; i++) {
-  shimNodes.set(paths[i], { id: paths[i], path: paths[i], type: typeOf[i] as NodeInfo['type'], purpose: data.files[i][4], exports: [], syntaxError: null, skipped: null });
+  shimNodes.set(paths[i], { id: paths[i], path: paths[i], type: typeOf[i] as NodeInfo['type'], language: languageOf[i], purpose: data.files[i][4], exports: [], syntaxError: null, skipped: null });
   shimIn.set(paths[i], []);
 }
 for (let k = 0; k < data.edges.length; k += 3) {
   const source = paths[data.edges[k]];
   const target = paths[data.edges[k + 1]];
-  shimIn.get(target)!.push({ source, target, kind: data.kinds[data.edges[k + 2]], names: [], reexports: null });
+  shimIn.get(target)!.push({ source, target, kind: data.kinds[data.edges[k + 2]], names: [], reexports: null, exact: true });
 }
 const shimReader = {
   nodes: shimNodes,
@@ -717,7 +718,7 @@ function renderPanel() {
   const r = radius!;
   const all = r.byDepth.flatMap((l) => l.files);
   const tests = all.filter((f) => f.type === 'test');
-  let html = `<h2 id="sel-path">${esc(p)}</h2><p class="muted">${esc(typeOf[i])} · ${direct} direct, ${trans} transitive dependents</p>`;
+  let html = `<h2 id="sel-path">${esc(p)}</h2><p class="muted">${esc(typeOf[i])}${languageOf[i] ? ` · ${esc(languageOf[i])}` : ''} · ${direct} direct, ${trans} transitive dependents</p>`;
   html += `<h3>Purpose</h3><p class="purpose">${purpose ? esc(purpose) : '<span class="muted">none recorded</span>'}</p>`;
   if (exported.length) html += `<h3>Exports</h3><p class="chips">${exported.slice(0, 40).map((e) => `<span>${esc(e)}</span>`).join('')}${exported.length > 40 ? ` <span class="muted">+${exported.length - 40}</span>` : ''}</p>`;
   html += `<h3>Blast radius</h3><p id="br-total">${r.total ? `${r.total} file${r.total === 1 ? '' : 's'} affected, ${r.byDepth.length} level${r.byDepth.length === 1 ? '' : 's'} deep` : 'Nothing depends on this file.'}</p>`;

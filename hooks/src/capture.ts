@@ -14,10 +14,19 @@ function loadSpawn(): typeof import('node:child_process').spawn {
   return (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')).spawn;
 }
 
-/** The JS/TS family the engine scans (`.d.ts` and friends end in `.ts`, `.mts`, `.cts`). */
-const SOURCE_FILE = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+/**
+ * The file endings and resolution config names of every language the engine reads (engine/src/languages/registry.ts),
+ * written into the bundle by scripts/bundle-hooks.mjs so that the hook loads no engine module; the JS/TS family when
+ * this file runs unbundled.
+ */
+declare const __GSD_LANGUAGES__: { extensions: string[]; configFiles: string[] };
+const LANGUAGES =
+  typeof __GSD_LANGUAGES__ === 'undefined' ? { extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'], configFiles: [] } : __GSD_LANGUAGES__;
+/** The files the engine scans (`.d.ts` and friends end in `.ts`, `.mts`, `.cts`). */
+const SOURCE_FILE = new RegExp(`\\.(?:${LANGUAGES.extensions.join('|')})$`, 'i');
 /** Files that change how imports resolve: the engine re-resolves the whole project when one of them changes. */
 const RESOLUTION_CONFIG = /^(?:tsconfig[^/\\]*\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
+const LANGUAGE_CONFIG = new Set(LANGUAGES.configFiles);
 /** Folders whose files are never indexed, whatever the configuration says. */
 const NEVER_INDEXED = new Set(['node_modules', '.git', '.hg', '.svn']);
 
@@ -36,7 +45,7 @@ export function captureKind(root: string, file: string): Capture {
   if (parts[0] === '.planning') return parts.length === 2 && base === 'config.json' ? 'refresh' : null;
   if (parts.some((p) => NEVER_INDEXED.has(p))) return null;
   if (base === '.gitignore') return 'refresh';
-  return SOURCE_FILE.test(base) || RESOLUTION_CONFIG.test(base) ? 'file' : null;
+  return SOURCE_FILE.test(base) || RESOLUTION_CONFIG.test(base) || LANGUAGE_CONFIG.has(base) ? 'file' : null;
 }
 
 /**

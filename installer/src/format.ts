@@ -30,6 +30,7 @@ export function status(s: IntelStatus): string {
   for (const [label, list] of [['added', p.added], ['changed', p.changed], ['removed', p.removed]] as const) {
     if (list.length) lines.push(`  ${label}: ${list.slice(0, 10).join(', ')}${list.length > 10 ? ` … and ${list.length - 10} more` : ''}`);
   }
+  if (s.languages && Object.keys(s.languages).length) lines.push(`Languages: ${Object.entries(s.languages).map(([l, n]) => `${l} ${n}`).join(', ')}.`);
   if (s.skipped) lines.push(`${s.skipped} files skipped, ${s.syntaxErrors} with syntax errors.`);
   return lines.join('\n');
 }

@@ -7,7 +7,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { ServerContext } from '../../mcp-server/src/context.js';
 import { buildServer } from '../../mcp-server/src/server.js';
+import { after, before } from 'node:test';
+import { buildIntel, openIntel, type IntelReader } from '../../engine/src/index.js';
 import { repoRoot } from './paths.js';
+import { cleanupProjects, copyProject } from './project.js';
 
 export const SERVER_ENTRY = path.join(repoRoot, 'dist', 'mcp-server', 'src', 'index.js');
 
@@ -87,4 +90,24 @@ export function undescribedProperties(schema: any, where: string): string[] {
     for (const alt of v.anyOf ?? []) missing.push(...undescribedProperties(alt, `${where}.${k}`));
   }
   return missing;
+}
+
+/**
+ * For a describe block: a fresh copy of test/fixtures/projects/<name>, built, with an IntelReader on it and the built
+ * server started over stdio in it (before); all closed and removed after. Read the fields inside the tests.
+ */
+export function fixtureServer(name: string): { root: string; s: Session; reader: IntelReader } {
+  const it = {} as { root: string; s: Session; reader: IntelReader };
+  before(async () => {
+    it.root = copyProject(name);
+    await buildIntel(it.root);
+    it.reader = await openIntel(it.root);
+    it.s = await startServer(it.root);
+  });
+  after(async () => {
+    it.reader?.close();
+    await it.s?.close();
+    cleanupProjects();
+  });
+  return it;
 }

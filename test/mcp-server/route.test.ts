@@ -9,49 +9,36 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { blastRadius, buildIntel, dependencies, hotspots, openIntel, type IntelReader } from '../../engine/src/index.js';
+import { blastRadius, buildIntel, dependencies, hotspots } from '../../engine/src/index.js';
 import { ServerContext } from '../../mcp-server/src/context.js';
 import { planQuestion } from '../../mcp-server/src/route/plan.js';
 import { runPlan } from '../../mcp-server/src/route/run.js';
 import { buildServer } from '../../mcp-server/src/server.js';
 import { HOOKS, payload, runHookProcess } from '../helpers/hooks.js';
-import { startServer, type Session } from '../helpers/mcp.js';
-import { cleanupProjects, copyProject, tempProject } from '../helpers/project.js';
+import { fixtureServer, startServer, type Session } from '../helpers/mcp.js';
+import { cleanupProjects, tempProject } from '../helpers/project.js';
 
 type Answer = Record<string, any>;
 const tokens = (v: unknown) => Math.ceil(JSON.stringify(v).length / 4);
 const step = (a: Answer, id: string) => a.results.find((r: Answer) => r.id === id);
 
 describe('mcp server: route', () => {
-  let root: string;
-  let s: Session;
-  let reader: IntelReader;
-  before(async () => {
-    root = copyProject('gsd-app');
-    await buildIntel(root);
-    reader = await openIntel(root);
-    s = await startServer(root);
-  });
-  after(async () => {
-    reader?.close();
-    await s?.close();
-    cleanupProjects();
-  });
+  const f = fixtureServer('gsd-app');
 
-  const ask = (query: string, extra: Record<string, unknown> = {}) => s.ok<Answer>('route', { query, ...extra });
+  const ask = (query: string, extra: Record<string, unknown> = {}) => f.s.ok<Answer>('route', { query, ...extra });
   const plan = (a: Answer) => a.plan.map((p: Answer) => ({ tool: p.tool, args: p.args }));
 
   it('is listed first, loads upfront in Claude Code, and every tool has a search hint', () => {
-    assert.equal(s.tools[0].name, 'route');
-    assert.equal((s.tools[0]._meta as Answer)['anthropic/alwaysLoad'], true);
-    for (const t of s.tools) assert.ok((t._meta as Answer)?.['anthropic/searchHint'], t.name);
+    assert.equal(f.s.tools[0].name, 'route');
+    assert.equal((f.s.tools[0]._meta as Answer)['anthropic/alwaysLoad'], true);
+    for (const t of f.s.tools) assert.ok((t._meta as Answer)?.['anthropic/searchHint'], t.name);
   });
 
   it('who imports a file: blast_radius at depth 1, the engine’s direct dependents', async () => {
     const a = await ask('who imports src/db/client.ts?');
     assert.equal(a.family, 'dependents');
     assert.deepEqual(plan(a), [{ tool: 'blast_radius', args: { file: 'src/db/client.ts', max_depth: 1 } }]);
-    const engine = dependencies(reader, 'src/db/client.ts').dependents.map((d) => d.path).sort();
+    const engine = dependencies(f.reader, 'src/db/client.ts').dependents.map((d) => d.path).sort();
     assert.deepEqual([...step(a, 'answer').data.by_depth[0].files].sort(), engine);
   });
 
@@ -60,7 +47,7 @@ describe('mcp server: route', () => {
     assert.equal(a.family, 'dependents');
     assert.deepEqual(a.subject, { how: 'symbol', path: 'src/auth/password.ts', symbol: 'hashPassword', why: a.subject.why });
     assert.match(a.subject.why, /declares export hashPassword/);
-    const engine = blastRadius(reader, 'src/auth/password.ts', { symbol: 'hashPassword', maxDepth: 3 });
+    const engine = blastRadius(f.reader, 'src/auth/password.ts', { symbol: 'hashPassword', maxDepth: 3 });
     assert.equal(step(a, 'answer').data.total, engine.total);
   });
 
@@ -69,7 +56,7 @@ describe('mcp server: route', () => {
     assert.equal(a.family, 'impact');
     assert.deepEqual(plan(a), [{ tool: 'blast_radius', args: { file: 'src/auth/password.ts', symbol: 'hashPassword', change_type: 'deletion' } }]);
     const r = step(a, 'answer').data;
-    assert.equal(r.total, blastRadius(reader, 'src/auth/password.ts', { symbol: 'hashPassword', maxDepth: 3 }).total);
+    assert.equal(r.total, blastRadius(f.reader, 'src/auth/password.ts', { symbol: 'hashPassword', maxDepth: 3 }).total);
     assert.deepEqual(r.tests.items, ['test/auth.test.ts']);
     assert.match(r.recommendation, /delete/);
   });
@@ -113,7 +100,7 @@ describe('mcp server: route', () => {
     assert.equal(a.family, 'imports');
     const r = step(a, 'answer').data;
     assert.deepEqual(Object.keys(r).sort(), ['dependencies', 'packages', 'path', 'unresolved']);
-    assert.deepEqual(r.dependencies.items, dependencies(reader, 'src/api/routes.ts').dependencies.map((d) => d.path));
+    assert.deepEqual(r.dependencies.items, dependencies(f.reader, 'src/api/routes.ts').dependencies.map((d) => d.path));
   });
 
   it('the most depended-on files: the engine’s hotspots, in order', async () => {
@@ -121,7 +108,7 @@ describe('mcp server: route', () => {
     assert.equal(a.family, 'hotspots');
     assert.deepEqual(
       step(a, 'hotspots').data.hotspots.map((h: Answer) => h.path),
-      hotspots(reader, { limit: 10 }).hotspots.map((h) => h.path),
+      hotspots(f.reader, { limit: 10 }).hotspots.map((h) => h.path),
     );
   });
 
@@ -192,11 +179,11 @@ describe('mcp server: route', () => {
     await ask(q);
     const hit = await ask(q);
     assert.equal(hit.cached, true);
-    const file = path.join(root, 'src', 'api', 'routes.ts');
+    const file = path.join(f.root, 'src', 'api', 'routes.ts');
     const before = readFileSync(file, 'utf8');
     const added = "import { query } from '../db/client.js';\nexport const ping = () => query('SELECT 1', []);\n";
     writeFileSync(file, before + added);
-    const hook = await runHookProcess(HOOKS.postToolUse, payload.edit(root, file, 'x', 'y', before), { cwd: root });
+    const hook = await runHookProcess(HOOKS.postToolUse, payload.edit(f.root, file, 'x', 'y', before), { cwd: f.root });
     assert.equal(hook.code, 0);
     const fresh = await ask(q);
     assert.equal(fresh.cached, false, 'an answer made before the edit must not be served after it');
@@ -208,7 +195,7 @@ describe('mcp server: route', () => {
     const q = 'status of AUTH-02';
     const first = await ask(q);
     assert.equal((await ask(q)).cached, true);
-    const file = path.join(root, '.planning', 'REQUIREMENTS.md');
+    const file = path.join(f.root, '.planning', 'REQUIREMENTS.md');
     const text = readFileSync(file, 'utf8');
     assert.match(text, /- \[ \] \*\*AUTH-02\*\*/);
     writeFileSync(file, text.replace('- [ ] **AUTH-02**', '- [x] **AUTH-02**'));
@@ -219,8 +206,8 @@ describe('mcp server: route', () => {
   });
 
   it('a tiny max_tokens: valid JSON within the budget, truncated, the most important items kept', async () => {
-    const whole = await s.ok<Answer>('file_context', { file: 'src/auth/session.ts' });
-    const r = await s.call('file_context', { file: 'src/auth/session.ts', max_tokens: 100 });
+    const whole = await f.s.ok<Answer>('file_context', { file: 'src/auth/session.ts' });
+    const r = await f.s.call('file_context', { file: 'src/auth/session.ts', max_tokens: 100 });
     assert.ok(!r.isError);
     const text = (r.content[0] as { text: string }).text;
     const parsed = JSON.parse(text) as Answer;
@@ -232,21 +219,21 @@ describe('mcp server: route', () => {
     assert.equal(parsed.dependents.total, whole.dependents.total, 'total stays the real count');
     assert.ok(parsed.dependents.items.length < whole.dependents.items.length, 'later lists give first');
     assert.equal(parsed.budget.over, true, 'this answer cannot be made smaller than its first items: it says so');
-    await s.ok('file_context', { file: 'src/auth/session.ts', max_tokens: 100 }); // and it matches the output shape
+    await f.s.ok('file_context', { file: 'src/auth/session.ts', max_tokens: 100 }); // and it matches the output shape
     const routed = await ask('explain src/auth/session.ts', { max_tokens: 150 });
     assert.equal(routed.truncated, true);
     assert.equal(routed.subject.path, 'src/auth/session.ts');
     assert.equal(routed.results[0].tool, 'file_context', 'the answer goes last');
     assert.equal(routed.results[0].data.path, 'src/auth/session.ts');
-    const bad = await s.call('route', { query: 'hotspots', max_tokens: 5 });
+    const bad = await f.s.call('route', { query: 'hotspots', max_tokens: 5 });
     assert.equal(bad.isError, true);
   });
 
   it('a plan step naming a tool the server lacks fails alone; the steps that need it are skipped, the rest run', async () => {
-    const ctx = new ServerContext({ cwd: root, env: {} });
+    const ctx = new ServerContext({ cwd: f.root, env: {} });
     buildServer(ctx);
     const project = await ctx.project();
-    const p = planQuestion('show the dashboard', { reader, readerError: null, has: (t) => ctx.handlers.has(t) });
+    const p = planQuestion('show the dashboard', { reader: f.reader, readerError: null, has: (t) => ctx.handlers.has(t) });
     p.steps.unshift({ id: 'ghost', tool: 'ghost_tool' as never, args: {}, why: 'a tool this server lacks' });
     p.steps.push({ id: 'after', tool: 'file_context', args: {}, use: { step: 'ghost', field: 'phase.dir', as: 'file' }, why: 'needs ghost' });
     const results = await runPlan(p, project, ctx.handlers, 2000);

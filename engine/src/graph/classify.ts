@@ -1,3 +1,4 @@
+import { languageOf } from '../languages/registry.js';
 import type { ExportRecord, FileType, ImportRecord, RelPath } from '../types.js';
 
 const TEST_FILE = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$/;
@@ -6,6 +7,8 @@ const CONFIG_FILE = /(^|\/)([^/]*\.config|\.[^/]*rc|gulpfile|gruntfile|jest\.set
 const SCRIPT_DIR = /(^|\/)(scripts|bin|tools)\//;
 
 export function fileType(rel: RelPath): FileType {
+  const own = languageOf(rel)?.fileType?.(rel);
+  if (own) return own;
   if (DECLARATION.test(rel)) return 'types';
   if (TEST_FILE.test(rel)) return 'test';
   if (CONFIG_FILE.test(rel)) return 'config';
@@ -16,7 +19,7 @@ export function fileType(rel: RelPath): FileType {
 /** The file name without folders and without source, declaration and test suffixes: `src/user-card.test.tsx` → `user-card`. */
 export function baseStem(rel: RelPath): string {
   const name = rel.slice(rel.lastIndexOf('/') + 1);
-  return name.replace(/(\.d)?\.[cm]?[jt]sx?$/, '').replace(/\.(test|spec|e2e|stories|config)$/, '');
+  return name.replace(/(\.d)?\.[cm]?[jt]sx?$/, '').replace(/\.[a-z]+$/, '').replace(/\.(test|spec|e2e|stories|config)$/, '');
 }
 
 function firstSentence(text: string): string {

@@ -1,3 +1,5 @@
+import { languageOf } from '../languages/registry.js';
+import type { LanguageModule } from '../languages/types.js';
 import type { Conventions, FileRecord } from '../types.js';
 import { baseStem } from './classify.js';
 
@@ -87,6 +89,7 @@ export function detectConventions(records: FileRecord[]): Conventions {
   let colocated = 0;
   let separate = 0;
   const sourceDirs = new Set<string>();
+  const byLanguage = new Map<LanguageModule, { files: number; naming: Map<string, number> }>();
   for (const r of records) {
     const dir = r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '';
     if (r.type === 'source') sourceDirs.add(dir);
@@ -94,6 +97,13 @@ export function detectConventions(records: FileRecord[]): Conventions {
   for (const r of records) {
     const style = namingStyle(baseStem(r.path));
     if (style && r.type !== 'config') bump(naming, style);
+    const language = languageOf(r.path);
+    if (language) {
+      const l = byLanguage.get(language) ?? { files: 0, naming: new Map<string, number>() };
+      l.files++;
+      if (style && r.type !== 'config') bump(l.naming, style);
+      byLanguage.set(language, l);
+    }
     const moduleStyle = moduleStyleOf(r);
     if (moduleStyle) bump(modules, moduleStyle);
     const exportStyle = recordExportStyle(r);
@@ -111,7 +121,9 @@ export function detectConventions(records: FileRecord[]): Conventions {
       tests++;
       const name = r.path.slice(r.path.lastIndexOf('/') + 1);
       const suffix = /\.(test|spec|e2e)\.([cm]?[jt]sx?)$/.exec(name);
-      bump(testPatterns, suffix ? `*.${suffix[1]}.${suffix[2]}` : /__tests__\//.test(r.path) ? '__tests__/*' : 'tests folder');
+      // test_x.py and x_test.go style names (pytest's and Go's own layouts)
+      const affix = /^test_[^.]*\.(\w+)$/.exec(name) ?? /_test\.(\w+)$/.exec(name);
+      bump(testPatterns, suffix ? `*.${suffix[1]}.${suffix[2]}` : affix ? (name.startsWith('test_') ? `test_*.${affix[1]}` : `*_test.${affix[1]}`) : /__tests__\//.test(r.path) ? '__tests__/*' : 'tests folder');
       const dir = r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '';
       if (/(^|\/)(__tests__|tests?|spec|e2e)(\/|$)/.test(dir) && !sourceDirs.has(dir)) separate++;
       else colocated++;
@@ -122,7 +134,11 @@ export function detectConventions(records: FileRecord[]): Conventions {
   const folderRoles = [...folders.entries()]
     .map(([folder, f]) => ({ folder, role: folderRole(folder, f), files: f.files }))
     .sort((a, b) => b.files - a.files || (a.folder < b.folder ? -1 : 1));
+  const languages = [...byLanguage.entries()]
+    .map(([l, v]) => ({ language: l.id, name: l.name, files: v.files, naming: dominant(v.naming, 'unknown'), expected: l.namingConvention ?? null, grammar: l.grammar }))
+    .sort((a, b) => b.files - a.files || (a.language < b.language ? -1 : 1));
   return {
+    ...(languages.some((l) => l.grammar !== null) ? { languages: languages.map(({ grammar: _grammar, ...l }) => l) } : {}),
     fileNaming: dominant(naming, 'unknown'),
     moduleSystem: dominant(modules, 'unknown'),
     exportStyle: dominant(exportStyles, 'unknown'),

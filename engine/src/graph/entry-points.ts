@@ -4,7 +4,7 @@
  */
 import type { FileType, RelPath } from '../types.js';
 
-const ENTRY_NAME = /(^|\/)(index|main|cli|server|app|bin)\.[cm]?[jt]sx?$/;
+const ENTRY_NAME = /(^|\/)(index|main|cli|server|app|bin)\.[cm]?[jt]sx?$|(^|\/)(__main__|main|cli|app|manage|wsgi|asgi)\.py$/;
 
 export interface EntryCandidate {
   path: RelPath;

@@ -2,6 +2,7 @@ import { entityId } from '../ids.js';
 import type { EdgeRow, FileRecord, GraphRows, ImportKind, KnownFacts, LoadedFile, ReexportBinding, RelPath, ResolvedImport } from '../types.js';
 import type { Resolver } from '../resolve/index.js';
 import { fileType, generatedPurpose } from './classify.js';
+import { languageOf } from '../languages/registry.js';
 
 export interface ManualPurpose {
   purpose: string;
@@ -26,6 +27,7 @@ export function makeRecord(
     size: loaded.size,
     mtimeMs: loaded.mtimeMs,
     type,
+    language: languageOf(loaded.path)?.id ?? 'unknown',
   };
   let facts: Pick<FileRecord, 'moduleSystem' | 'docComment' | 'exports' | 'symbols' | 'syntaxError' | 'skipped'> & {
     imports: Omit<ResolvedImport, 'resolved'>[];
@@ -48,23 +50,50 @@ export function makeRecord(
       skipped: null,
     };
   }
-  const imports = facts.imports.map((i) => ({ ...i, resolved: resolver.resolve(i.specifier, loaded.path, i.kind) }));
+  const imports = facts.imports.flatMap((i) => resolveOne(resolver, i, loaded.path));
   const purpose = manual?.manual
     ? { purpose: manual.purpose, purposeSource: 'manual' as const }
     : { purpose: generatedPurpose(loaded.path, type, facts.docComment, facts.exports, facts.imports), purposeSource: 'generated' as const };
   return { ...base, moduleSystem: facts.moduleSystem, docComment: facts.docComment, ...purpose, exports: facts.exports, symbols: facts.symbols, imports, syntaxError: facts.syntaxError, skipped: facts.skipped };
 }
 
+/** The record entries of one parsed import: itself resolved, or one per file it reaches (Resolver.resolveImport). */
+function resolveOne(resolver: Resolver, i: Omit<ResolvedImport, 'resolved'>, from: RelPath): ResolvedImport[] {
+  return resolver.resolveImport ? resolver.resolveImport(i, from) : [{ ...i, resolved: resolver.resolve(i.specifier, from, i.kind) }];
+}
+
+/** The parsed import behind a record entry: none for a further target of a statement (`part`). */
+function parsedImport(i: ResolvedImport): Omit<ResolvedImport, 'resolved'> | null {
+  if (i.part !== undefined) return null;
+  const { resolved: _resolved, inferred: _inferred, targetNames: _targetNames, ...parsed } = i;
+  return parsed;
+}
+
 /** Re-resolves every import of a record against the current file set; returns the same object when nothing changed. */
 export function reresolve(record: FileRecord, resolver: Resolver): FileRecord {
-  let changed = false;
-  const imports = record.imports.map((i) => {
-    const resolved = resolver.resolve(i.specifier, record.path, i.kind);
-    if (JSON.stringify(resolved) === JSON.stringify(i.resolved)) return i;
-    changed = true;
-    return { ...i, resolved };
+  const imports = record.imports.flatMap((i) => {
+    const parsed = parsedImport(i);
+    return parsed ? resolveOne(resolver, parsed, record.path) : [];
   });
-  return changed ? { ...record, imports } : record;
+  const same = imports.length === record.imports.length && imports.every((i, k) => sameEntry(i, record.imports[k]));
+  return same ? record : { ...record, imports };
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/** One record entry resolved the same way twice (its parse facts are the same by construction but for `names` of parts). */
+function sameEntry(a: ResolvedImport, b: ResolvedImport): boolean {
+  return (
+    a.specifier === b.specifier &&
+    a.kind === b.kind &&
+    a.line === b.line &&
+    a.part === b.part &&
+    a.inferred === b.inferred &&
+    sameList(a.names, b.names) &&
+    sameList(a.targetNames, b.targetNames) &&
+    JSON.stringify(a.resolved) === JSON.stringify(b.resolved)
+  );
 }
 
 export interface FileEdge {
@@ -75,6 +104,8 @@ export interface FileEdge {
   reexports: ReexportBinding[] | null;
   specifier: string;
   line: number;
+  /** false when every import behind the edge is inferred */
+  exact: boolean;
 }
 
 /**
@@ -86,7 +117,7 @@ export function knownFacts(record: FileRecord): KnownFacts | null {
   return {
     hash: record.hash,
     parsed: {
-      imports: record.imports.map(({ resolved: _resolved, ...i }) => i),
+      imports: record.imports.flatMap((i) => parsedImport(i) ?? []),
       exports: record.exports,
       symbols: record.symbols,
       docComment: record.docComment,
@@ -148,11 +179,15 @@ export function edgesOf(record: Pick<FileRecord, 'path' | 'imports'>): FileEdge[
     const key = edgeKey(record.path, i);
     if (key === null || i.resolved.kind !== 'file') continue;
     const existing = byKey.get(key);
+    const names = i.targetNames ?? i.names;
+    // a further target of a statement (part) reaches a module as a whole: no re-export bindings of its own
+    const reexports = i.part === undefined && i.targetNames === undefined ? i.reexports : undefined;
     if (existing) {
-      for (const n of i.names) if (!existing.names.includes(n)) existing.names.push(n);
-      if (i.reexports) existing.reexports = [...(existing.reexports ?? []), ...i.reexports];
+      for (const n of names) if (!existing.names.includes(n)) existing.names.push(n);
+      if (reexports) existing.reexports = [...(existing.reexports ?? []), ...reexports];
+      if (!i.inferred) existing.exact = true;
     } else {
-      byKey.set(key, { source: record.path, target: i.resolved.path, kind: i.kind, names: [...i.names], reexports: i.reexports ? [...i.reexports] : null, specifier: i.specifier, line: i.line });
+      byKey.set(key, { source: record.path, target: i.resolved.path, kind: i.kind, names: [...names], reexports: reexports ? [...reexports] : null, specifier: i.specifier, line: i.line, exact: !i.inferred });
     }
   }
   const edges = [...byKey.values()];
@@ -169,6 +204,7 @@ export function edgesOf(record: Pick<FileRecord, 'path' | 'imports'>): FileEdge[
 export function nodeBody(r: FileRecord): string {
   return JSON.stringify({
     type: r.type,
+    language: r.language,
     purpose: r.purpose,
     purposeSource: r.purposeSource,
     exports: r.exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line })),
@@ -201,6 +237,7 @@ export function rowsOf(
         reexports: e.reexports ? JSON.stringify(e.reexports) : null,
         specifier: e.specifier,
         line: e.line,
+        exact: e.exact,
       };
       rows.edges.push(edge);
     }

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { KnownFacts, LoadedFile, RelPath } from '../types.js';
+import { prepareGrammars } from '../languages/parse.js';
 import { loadFile } from './load-file.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './worker.js';
 
@@ -161,6 +162,8 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
 
   return {
     async load(paths, onProgress, knownByPath) {
+      // the tree-sitter grammars these files need, here too: a worker that dies leaves its files to this thread
+      await prepareGrammars(paths);
       const total = paths.length;
       const known = paths.map((p) => knownByPath?.get(p) ?? null);
       // workers that keep dying are not started again

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { KnownFacts, LoadedFile, RelPath } from '../types.js';
+import { prepareGrammars } from '../languages/parse.js';
 import { loadFile } from './load-file.js';
 
 export interface WorkerSetup {
@@ -27,7 +28,8 @@ export interface WorkerResponse {
 
 const setup = workerData as WorkerSetup;
 
-parentPort?.on('message', (request: WorkerRequest) => {
+parentPort?.on('message', async (request: WorkerRequest) => {
+  await prepareGrammars(request.paths);
   const results = request.paths.map((path, i) => loadFile(setup.root, path, { maxFileBytes: setup.maxFileBytes, known: request.known[i], walked: setup.walked }));
   const response: WorkerResponse = { id: request.id, results };
   parentPort!.postMessage(response);

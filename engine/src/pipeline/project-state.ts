@@ -1,6 +1,8 @@
 import { type Dirent, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createResolver, type Resolver, type ResolverHost } from '../resolve/index.js';
+import { createProjectResolver } from '../languages/resolver.js';
+import { resolutionConfigNames } from '../languages/registry.js';
+import type { Resolver, ResolverHost } from '../resolve/index.js';
 import type { FileRecord, IntelConfig, RelPath } from '../types.js';
 
 /** The in-memory picture of a project's index while the pipeline works on it. */
@@ -44,13 +46,16 @@ export function diskResolverHost(root: string, files: ReadonlySet<RelPath>): Res
   };
 }
 
-/** A resolver over the given file set, reading config files from disk. */
+/** A resolver over the given file set (every language's, languages/resolver.ts), reading config files from disk. */
 export function resolverFor(root: string, files: ReadonlySet<RelPath>): Resolver {
-  return createResolver(diskResolverHost(root, files));
+  return createProjectResolver(diskResolverHost(root, files));
 }
 
-/** Files the resolver looks for by name, walking up from an importing file's folder (tsconfig, package scope). */
-const LOOKED_UP = ['package.json', 'tsconfig.json', 'jsconfig.json'] as const;
+/**
+ * Files a resolver looks for by name, walking up from an importing file's folder: tsconfig and package scope for
+ * JS/TS, each language module's `configFiles` (pyproject.toml, go.mod, Cargo.toml …).
+ */
+const LOOKED_UP: readonly string[] = resolutionConfigNames();
 
 /** What a scan saw in a folder it listed (ScanOptions.onListed): the entries named as a config file, by name. */
 export type FolderListing = (dir: string) => ReadonlyMap<string, Dirent> | undefined;
@@ -104,7 +109,7 @@ export function configListing(): { onListed: (rel: string, entries: readonly Dir
   return {
     onListed(rel, entries) {
       const named = new Map<string, Dirent>();
-      for (const e of entries) if ((LOOKED_UP as readonly string[]).includes(e.name)) named.set(e.name, e);
+      for (const e of entries) if (LOOKED_UP.includes(e.name)) named.set(e.name, e);
       folders.set(rel, named);
     },
     listing: (dir) => folders.get(dir),

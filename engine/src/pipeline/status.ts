@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { languageOf } from '../languages/registry.js';
 import { readIntelConfig } from '../config.js';
 import { currentIdentity, readFactsSidecar, sidecarBelongsTo, writeFactsSidecar } from '../graph/facts-sidecar.js';
 import type { IndexHeader } from '../graph/index-document.js';
@@ -25,6 +26,8 @@ export interface IntelStatus {
   skipped?: number;
   syntaxErrors?: number;
   graphDbBytes?: number;
+  /** indexed files per language (`python`, `typescript` …), most first */
+  languages?: Record<string, number>;
   /** what a refresh would pick up */
   pending?: { added: RelPath[]; changed: RelPath[]; removed: RelPath[]; configChanged: boolean; /** built by another version: the next update rebuilds */ otherVersion: boolean };
 }
@@ -184,8 +187,25 @@ export async function intelStatus(root: string, options: { /** the caller owns i
     skipped,
     syntaxErrors,
     graphDbBytes: existsSync(paths.graph) ? statSync(paths.graph).size : 0,
+    languages: languageCounts(keys),
     pending: { added, changed, removed, configChanged, otherVersion },
   };
+}
+
+/** Indexed files per language, by their names' last endings (one registry lookup per distinct ending: `.d.ts` is a `.ts`). */
+function languageCounts(keys: readonly RelPath[]): Record<string, number> {
+  const byEnding = new Map<string, string>();
+  const counts = new Map<string, number>();
+  for (const key of keys) {
+    const ending = key.slice(key.lastIndexOf('.'));
+    let id = byEnding.get(ending);
+    if (id === undefined) {
+      id = languageOf(key)?.id ?? 'other';
+      byEnding.set(ending, id);
+    }
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 /** True when the sorted scan lists `rel` (binary search). */

@@ -7,6 +7,8 @@ import { currentIdentity } from '../graph/facts-sidecar.js';
 import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js';
 import { moduleStyleOf, recordExportStyle } from '../graph/conventions.js';
 import { toRelPath } from '../ids.js';
+import { prepareGrammars } from '../languages/parse.js';
+import { resolutionConfigNames } from '../languages/registry.js';
 import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
@@ -32,7 +34,10 @@ export interface UpdateReport {
   engineMs: number;
 }
 
-const RESOLUTION_CONFIG = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/;
+/** tsconfig/jsconfig/package.json/pnpm-workspace.yaml, and each language module's config files (pyproject.toml …) */
+const LANGUAGE_CONFIG = new Set(resolutionConfigNames());
+const isResolutionConfig = (rel: string): boolean =>
+  /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json|pnpm-workspace\.yaml)$/.test(rel) || LANGUAGE_CONFIG.has(rel.slice(rel.lastIndexOf('/') + 1));
 
 interface ChangeSet {
   load: RelPath[];
@@ -74,7 +79,7 @@ function classifyInputs(root: string, inputs: string[], records: Map<RelPath, Fi
       set.ignored.push(input);
       continue;
     }
-    if (RESOLUTION_CONFIG.test(rel)) set.configTouched = true;
+    if (isResolutionConfig(rel)) set.configTouched = true;
     let stat;
     try {
       stat = statSync(path.join(root, rel));
@@ -268,6 +273,7 @@ export async function updateUnlocked(root: string, inputs: string[]): Promise<Up
     const accept = createFileFilter(root, state.config);
     const set = classifyInputs(root, inputs, state.records, accept);
     const known = knownFactsOf(state.records, set.load);
+    await prepareGrammars(set.load);
     const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes, known: known.get(rel) }));
     lap('update: parse');
     const result = await applyChanges(state, loaded, set.remove, set.configTouched, new Date().toISOString());
@@ -347,7 +353,7 @@ export async function refreshUnlocked(root: string, options: RefreshOptions = {}
       }
     }
     lap(`refresh: parse ${load.length}`);
-    const configTouched = [...forced].some((p) => RESOLUTION_CONFIG.test(p)) || newConfigFiles(root, seen, state.configFiles).length > 0;
+    const configTouched = [...forced].some(isResolutionConfig) || newConfigFiles(root, seen, state.configFiles).length > 0;
     lap('refresh: config files');
     const result = await applyChanges(state, loaded, remove, configTouched, new Date().toISOString());
     keepWarmState(state, intelPaths(root).index);
@@ -395,6 +401,7 @@ export async function warmUpdates(root: string): Promise<void> {
   });
   if (!sample || warmed.has(root)) return;
   warmed.add(root);
+  await prepareGrammars([sample.path]);
   loadFile(root, sample.path, { maxFileBytes: readIntelConfig(root).maxFileBytes });
   await warmPatchPath(paths.graph, { removeNodeIds: [sample.id], rows: rowsOf([sample]) }, { storeFormatVersion: STORE_FORMAT_VERSION, toolVersion: TOOL_VERSION, builtAt: new Date().toISOString() });
 }

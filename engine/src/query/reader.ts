@@ -8,6 +8,8 @@ export interface NodeInfo {
   id: string;
   path: RelPath;
   type: FileType;
+  /** the language module that read it (`typescript`, `python` …) */
+  language: string;
   purpose: string;
   exports: ExportRecord[];
   syntaxError: unknown;
@@ -20,6 +22,8 @@ export interface EdgeInfo {
   kind: ImportKind;
   names: string[];
   reexports: ReexportBinding[] | null;
+  /** false when the language's rules could not decide and the edge is a best guess */
+  exact: boolean;
 }
 
 export class UnknownFileError extends Error {
@@ -98,7 +102,7 @@ export class IntelReader {
   private load(graph: GraphDb): void {
     eachRow(graph, 'SELECT id, path, body FROM nodes ORDER BY path', ([id, p, body]) => {
       const b = JSON.parse(body as string);
-      const node: NodeInfo = { id: id as string, path: p as string, type: b.type, purpose: b.purpose ?? '', exports: b.exports ?? [], syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null };
+      const node: NodeInfo = { id: id as string, path: p as string, type: b.type, language: b.language ?? 'unknown', purpose: b.purpose ?? '', exports: b.exports ?? [], syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null };
       this.nodes.set(node.id, node);
       this.byPath.set(node.path, node.id);
       this.out.set(node.id, []);
@@ -108,10 +112,10 @@ export class IntelReader {
     // the node's own id strings: every later lookup by an edge's end then hashes and compares one string object
     // (strings fresh from sql.js made the maps of a 50,000-file graph several times slower to probe)
     const own = (id: string) => this.nodes.get(id)?.id ?? id;
-    eachRow(graph, 'SELECT source, target, kind, names, reexports FROM edges ORDER BY source, target, kind', ([rowSource, rowTarget, kind, names, reexports]) => {
+    eachRow(graph, 'SELECT source, target, kind, names, reexports, exact FROM edges ORDER BY source, target, kind', ([rowSource, rowTarget, kind, names, reexports, exact]) => {
       const source = own(rowSource as string);
       const target = own(rowTarget as string);
-      const e: EdgeInfo = { source, target, kind: kind as ImportKind, names: names ? JSON.parse(names as string) : [], reexports: reexports ? JSON.parse(reexports as string) : null };
+      const e: EdgeInfo = { source, target, kind: kind as ImportKind, names: names ? JSON.parse(names as string) : [], reexports: reexports ? JSON.parse(reexports as string) : null, exact: exact !== 0 };
       this.out.get(source)?.push(e);
       this.in.get(target)?.push(e);
     });

@@ -1,4 +1,4 @@
-import type { ImportKind, RelPath, Resolution } from '../types.js';
+import type { ImportKind, ImportRecord, RelPath, Resolution, ResolvedImport } from '../types.js';
 
 /** What the resolver may see of the project. */
 export interface ResolverHost {
@@ -14,6 +14,12 @@ export interface ResolverHost {
 
 export interface Resolver {
   resolve(specifier: string, from: RelPath, kind: ImportKind): Resolution;
+  /**
+   * Every file one import statement of `from` reaches, as the record's imports hold them: the statement itself with
+   * its first target, then one entry per further target (`part` 1, 2 …; see ResolvedImport). Present on the
+   * project resolver (languages/resolver.ts), which sends each file's imports to its language's module.
+   */
+  resolveImport?(imp: ImportRecord, from: RelPath): ResolvedImport[];
   /** project-relative paths of every config file the resolver read (tsconfig/jsconfig chain, package.json files, pnpm-workspace.yaml) */
   configFiles(): RelPath[];
   /**

@@ -354,6 +354,10 @@ function renderSummaryWith(view: SummaryView, layout: SummaryLayout): string {
   out.push(...(view.entryPoints.length ? capped(view.entryPoints, ENTRY_CAP, (p) => code(clip(p, layout.pathMax))) : ['_None found._']));
 
   out.push('', '## Conventions', '');
+  if (c.languages) {
+    const each = c.languages.map((l) => `${mdText(l.name)} ${plural(l.files, 'file')} (naming ${styleShare(l.naming)}${l.expected ? `; its guide: ${mdText(l.expected)}` : ''})`);
+    out.push(`- Languages: ${each.join(', ')}`);
+  }
   out.push(`- File naming: ${styleShare(c.fileNaming)}`);
   out.push(`- Module system: ${styleShare(c.moduleSystem)}`);
   out.push(`- Export style: ${styleShare(c.exportStyle)}`);

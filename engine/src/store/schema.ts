@@ -30,7 +30,8 @@ export const DDL_STATEMENTS: readonly string[] = [
   kind TEXT NOT NULL,
   body TEXT NOT NULL
 )`,
-  // one row per (importer, imported file, import kind); lookups by source use the primary key
+  // one row per (importer, imported file, import kind); lookups by source use the primary key; `exact` is 1 when the
+  // language's own rules put the edge there, 0 when it is inferred (a best guess where the language gives no rule)
   `CREATE TABLE edges (
   source TEXT NOT NULL,
   target TEXT NOT NULL,
@@ -39,6 +40,7 @@ export const DDL_STATEMENTS: readonly string[] = [
   reexports TEXT,
   specifier TEXT NOT NULL,
   line INTEGER NOT NULL,
+  exact INTEGER NOT NULL,
   PRIMARY KEY (source, target, kind)
 ) WITHOUT ROWID`,
   `CREATE INDEX edges_target ON edges (target)`,

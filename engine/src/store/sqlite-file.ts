@@ -584,7 +584,7 @@ export function storableAsIs(rows: GraphRows): boolean {
   for (const e of rows.edges) {
     if (!isText(e.source) || !isText(e.target) || !isText(e.kind) || !isText(e.names) || !isText(e.specifier)) return false;
     if (e.reexports !== null && !isText(e.reexports)) return false;
-    if (!Number.isSafeInteger(e.line)) return false;
+    if (!Number.isSafeInteger(e.line) || typeof e.exact !== 'boolean') return false;
   }
   for (const s of rows.symbols) {
     if (!isText(s.nodeId) || !isText(s.name) || !isText(s.kind) || typeof s.exported !== 'boolean' || !Number.isSafeInteger(s.line)) return false;
@@ -652,7 +652,7 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
   const sources = of(edges, (e) => e.source);
   const targets = of(edges, (e) => e.target);
   const edgeKinds = of(edges, (e) => e.kind);
-  const edgeColumns = [sources, targets, edgeKinds, of(edges, (e) => e.names), of(edges, (e) => e.reexports), of(edges, (e) => e.specifier), of(edges, (e) => e.line)];
+  const edgeColumns = [sources, targets, edgeKinds, of(edges, (e) => e.names), of(edges, (e) => e.reexports), of(edges, (e) => e.specifier), of(edges, (e) => e.line), of(edges, (e) => (e.exact ? 1 : 0))];
   const edgesRoot = writer.index(edgeColumns, edges.length, 3, true);
   if (edgesRoot === null) return null; // INSERT OR REPLACE keeps the last
   table('edges', edgesRoot);

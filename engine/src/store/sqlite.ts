@@ -235,10 +235,10 @@ function insertRows(db: Database, rows: GraphRows): void {
   bulkInsert(db, 'INSERT OR REPLACE INTO nodes (id, path, kind, body)', 'tttt', rows.nodes, (n) => [n.id, n.path, n.kind, n.body]);
   bulkInsert(
     db,
-    'INSERT OR REPLACE INTO edges (source, target, kind, names, reexports, specifier, line)',
-    'ttttttn',
+    'INSERT OR REPLACE INTO edges (source, target, kind, names, reexports, specifier, line, exact)',
+    'ttttttnn',
     rows.edges,
-    (e) => [e.source, e.target, e.kind, e.names, e.reexports ?? null, e.specifier, e.line],
+    (e) => [e.source, e.target, e.kind, e.names, e.reexports ?? null, e.specifier, e.line, e.exact ? 1 : 0],
   );
   bulkInsert(db, 'INSERT INTO symbols (node_id, name, kind, line, exported)', 'tttnn', rows.symbols, (s) => [
     s.nodeId,
@@ -515,7 +515,7 @@ export async function readGraphRows(file: string): Promise<GraphRows> {
       }));
       const edges: EdgeRow[] = all(
         g.db,
-        'SELECT source, target, kind, names, reexports, specifier, line FROM edges ORDER BY source, target, kind',
+        'SELECT source, target, kind, names, reexports, specifier, line, exact FROM edges ORDER BY source, target, kind',
       ).map((r) => ({
         source: String(r[0]),
         target: String(r[1]),
@@ -524,6 +524,7 @@ export async function readGraphRows(file: string): Promise<GraphRows> {
         reexports: r[4] === null ? null : String(r[4]),
         specifier: String(r[5]),
         line: Number(r[6]),
+        exact: Number(r[7]) === 1,
       }));
       const symbols: SymbolRow[] = all(
         g.db,

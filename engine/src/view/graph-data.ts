@@ -8,7 +8,7 @@ import type { IntelReader } from '../query/reader.js';
 import type { FileType, ImportKind } from '../types.js';
 
 export const FILE_TYPES: FileType[] = ['source', 'test', 'types', 'config', 'script'];
-export const EDGE_KINDS: ImportKind[] = ['import', 'require', 'dynamic-import', 'reexport', 'type-import', 'triple-slash', 'triple-slash-types'];
+export const EDGE_KINDS: ImportKind[] = ['import', 'require', 'dynamic-import', 'reexport', 'type-import', 'triple-slash', 'triple-slash-types', 'lazy-import', 'conditional-import', 'include', 'mod', 'same-package'];
 
 /** Purpose text is cut here on the page (the entity page holds the rest). */
 const PURPOSE_CHARS = 400;
@@ -21,8 +21,10 @@ export interface GraphViewData {
   tool: string;
   types: FileType[];
   kinds: ImportKind[];
-  /** [path, type index, direct dependents, transitive dependents, purpose, exported names] */
-  files: Array<[string, number, number, number, string, string[]]>;
+  /** the languages of the files (`python`, `typescript` …), indexed by the files' last field */
+  languages: string[];
+  /** [path, type index, direct dependents, transitive dependents, purpose, exported names, language index] */
+  files: Array<[string, number, number, number, string, string[], number]>;
   edges: number[];
   /** index of the file to select on load, or -1 */
   focus: number;
@@ -31,12 +33,17 @@ export interface GraphViewData {
 export function graphViewData(reader: IntelReader, options: { project: string; tool: string; focus?: string | null; now?: Date }): GraphViewData {
   const index = new Map<string, number>();
   const files: GraphViewData['files'] = [];
+  const languages: string[] = [];
+  const languageIndex = (l: string) => {
+    const at = languages.indexOf(l);
+    return at >= 0 ? at : languages.push(l) - 1;
+  };
   for (const node of reader.nodes.values()) {
     index.set(node.id, files.length);
     const counts = dependentCounts(reader, node.id);
     const purpose = node.purpose.length > PURPOSE_CHARS ? `${node.purpose.slice(0, PURPOSE_CHARS - 1)}…` : node.purpose;
     const exported = [...new Set(node.exports.map((e) => e.name).filter((n) => n && n !== '*'))];
-    files.push([node.path, Math.max(0, FILE_TYPES.indexOf(node.type)), counts.direct, counts.transitive, purpose, exported]);
+    files.push([node.path, Math.max(0, FILE_TYPES.indexOf(node.type)), counts.direct, counts.transitive, purpose, exported, languageIndex(node.language)]);
   }
   const edges: number[] = [];
   for (const [source, list] of reader.out) {
@@ -49,5 +56,5 @@ export function graphViewData(reader: IntelReader, options: { project: string; t
     }
   }
   const focus = options.focus ? (index.get(reader.lookup(options.focus).id) ?? -1) : -1;
-  return { v: 1, project: options.project, generatedAt: (options.now ?? new Date()).toISOString(), tool: options.tool, types: FILE_TYPES, kinds: EDGE_KINDS, files, edges, focus };
+  return { v: 1, project: options.project, generatedAt: (options.now ?? new Date()).toISOString(), tool: options.tool, types: FILE_TYPES, kinds: EDGE_KINDS, languages, files, edges, focus };
 }

@@ -32,9 +32,9 @@ export const INTEL_HELP = `Usage:
   get-shit-done-cc intel query path <from> <to> [--json]
   get-shit-done-cc intel view [file] [--out PATH] [--open] [--json]
 
-build    scans the JS/TS files of dir (default: the current folder), parses and resolves their imports and writes
-         .planning/intel/ (index.json, graph.db, entities/*.md, summary.md). Reuses the facts of unchanged files
-         unless --no-cache.
+build    scans the source files of dir (default: the current folder; JS/TS, Python …), parses and resolves their
+         imports and writes .planning/intel/ (index.json, graph.db, entities/*.md, summary.md). Reuses the facts of
+         unchanged files unless --no-cache.
 status   what is indexed, when, and what changed on disk since.
 query    answers from .planning/intel/graph.db, after applying the edits the Claude Code hooks recorded. The project
          is the nearest folder with .planning/ above the current folder, or --root DIR. Files are given as paths

@@ -15,6 +15,7 @@ export function registerFileContextTool(server: McpServer, ctx: ServerContext) {
       path: z.string().describe('file'),
       id: z.string().describe('entity id (resource gsd://intel/entity/{id})'),
       type: z.string().describe('file type'),
+      language: z.string().describe('language'),
       purpose: z.string().describe('what it does'),
       exports: cappedSchema(z.object({ name: z.string().describe('name'), kind: z.string().describe('kind'), line: z.number().describe('line') }), 'exports'),
       dependencies: cappedSchema(z.string(), 'project files it imports'),
@@ -22,6 +23,7 @@ export function registerFileContextTool(server: McpServer, ctx: ServerContext) {
       dependent_counts: z.object({ direct: z.number().describe('direct'), transitive: z.number().describe('transitive') }).describe('dependent counts'),
       packages: cappedSchema(z.string(), 'external packages'),
       unresolved: cappedSchema(z.string(), 'unresolved imports (specifier: reason)'),
+      inferred: cappedSchema(z.string(), 'dependencies and dependents linked only by inferred edges (a best guess, not the language’s rule)'),
       conventions: z
         .object({
           folder: z.string().describe('folder'),
@@ -41,6 +43,7 @@ export function registerFileContextTool(server: McpServer, ctx: ServerContext) {
         path: node.path,
         id: node.id,
         type: node.type,
+        language: node.language,
         purpose: clip(node.purpose, 400),
         exports: cap(node.exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line })), 30),
         dependencies: cap(d.dependencies.map((x) => x.path), 30),
@@ -48,6 +51,7 @@ export function registerFileContextTool(server: McpServer, ctx: ServerContext) {
         dependent_counts: dependentCounts(reader, node.id),
         packages: cap(d.externals.map((x) => x.package), 20),
         unresolved: cap(d.unresolved.map((u) => `${u.specifier}: ${u.reason}`), 10),
+        inferred: cap([...d.dependencies, ...d.dependents].filter((x) => !x.exact).map((x) => x.path), 20),
         conventions: folderConventions(reader, path.posix.dirname(node.path)),
       };
     },

@@ -93,7 +93,7 @@ function randomRows(seed: number, size: { nodes: number; body: number; key: numb
     const kind = KINDS[Math.floor(rnd() * KINDS.length)];
     if (seen.has(`${s}\n${t}\n${kind}`)) continue;
     seen.add(`${s}\n${t}\n${kind}`);
-    edges.push({ source: s, target: t, kind, names: JSON.stringify([text(rnd, 12, 0)]), reexports: rnd() < 0.2 ? '[]' : null, specifier: `./${text(rnd, 20, size.awkward)}`, line: Math.floor(rnd() * 5000) });
+    edges.push({ source: s, target: t, kind, names: JSON.stringify([text(rnd, 12, 0)]), reexports: rnd() < 0.2 ? '[]' : null, specifier: `./${text(rnd, 20, size.awkward)}`, line: Math.floor(rnd() * 5000), exact: rnd() < 0.8 });
   }
   const pick = () => nodes[Math.floor(rnd() * nodes.length)].id;
   const symbols = Array.from({ length: size.symbols }, () => ({ nodeId: pick(), name: text(rnd, 16, size.awkward), kind: 'function', line: Math.floor(rnd() * 1e6), exported: rnd() < 0.5 }));

@@ -33,7 +33,7 @@ function node(id: string, p: string, extra: object = {}) {
   return { id, path: p, kind: 'file' as const, body: JSON.stringify({ type: 'source', purpose: `the ${p} file`, exports: [], ...extra }) };
 }
 function edge(source: string, target: string, kind: EdgeRow['kind'] = 'import', line = 1): EdgeRow {
-  return { source, target, kind, names: JSON.stringify(['a']), reexports: null, specifier: `./${target}`, line };
+  return { source, target, kind, names: JSON.stringify(['a']), reexports: null, specifier: `./${target}`, line, exact: true };
 }
 const emptyRows = (): GraphRows => ({ nodes: [], edges: [], symbols: [], externals: [], unresolved: [] });
 
@@ -108,6 +108,7 @@ describe('graph.db', () => {
         'reexports TEXT',
         'specifier TEXT NOT NULL',
         'line INTEGER NOT NULL',
+        'exact INTEGER NOT NULL',
       ]);
       assert.deepEqual(columns('symbols'), ['node_id TEXT NOT NULL', 'name TEXT NOT NULL', 'kind TEXT NOT NULL', 'line INTEGER NOT NULL', 'exported INTEGER NOT NULL']);
       assert.deepEqual(columns('meta'), ['key TEXT pk1', 'value TEXT NOT NULL']);

@@ -1,0 +1,138 @@
+/**
+ * The tree-sitter runtime (web-tree-sitter as shipped by @vscode/tree-sitter-wasm: one JavaScript file, the runtime's
+ * wasm and the grammars' wasm, no native code, nothing downloaded) and the grammars a project needs, each loaded on
+ * first need. Loading is asynchronous (WebAssembly instantiation), parsing is not: a caller awaits `loadGrammars`
+ * for the files it is about to parse (pool.ts, worker.ts, update.ts), then parses them synchronously.
+ *
+ * Where the files are: `$GSD_TREE_SITTER` (a folder), else a `tree-sitter/` folder beside the running bundle or one
+ * folder up (an installed runtime, scripts/bundle-runtime.mjs copies the grammars it needs there), else the package.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The part of web-tree-sitter's API the engine uses (the package's own d.ts is a global module declaration). */
+export interface TsPoint {
+  row: number;
+  column: number;
+}
+export interface TsNode {
+  type: string;
+  text: string;
+  startPosition: TsPoint;
+  endPosition: TsPoint;
+  startIndex: number;
+  endIndex: number;
+  isNamed: boolean;
+  isMissing: boolean;
+  hasError: boolean;
+  childCount: number;
+  namedChildCount: number;
+  children: TsNode[];
+  namedChildren: TsNode[];
+  parent: TsNode | null;
+  child(index: number): TsNode | null;
+  namedChild(index: number): TsNode | null;
+  childForFieldName(field: string): TsNode | null;
+  childrenForFieldName(field: string): TsNode[];
+  descendantsOfType(type: string | string[]): TsNode[];
+}
+export interface TsTree {
+  rootNode: TsNode;
+  delete(): void;
+}
+export interface TsLanguage {
+  abiVersion: number;
+}
+interface TsParser {
+  setLanguage(language: TsLanguage): void;
+  parse(text: string): TsTree | null;
+  delete(): void;
+}
+interface TsModule {
+  Parser: { init(options?: object): Promise<void>; new (): TsParser };
+  Language: { load(input: Uint8Array): Promise<TsLanguage> };
+}
+
+/** The folder holding tree-sitter.js, tree-sitter.wasm and the grammars. */
+export function treeSitterDir(): string {
+  const override = process.env.GSD_TREE_SITTER;
+  if (override) return override;
+  const here = import.meta.url;
+  for (const rel of ['./tree-sitter/', '../tree-sitter/']) {
+    const dir = fileURLToPath(new URL(rel, here));
+    if (existsSync(path.join(dir, 'tree-sitter.js'))) return dir;
+  }
+  return path.dirname(createRequire(here).resolve('@vscode/tree-sitter-wasm'));
+}
+
+let runtime: Promise<TsModule> | null = null;
+let loadedModule: TsModule | null = null;
+const grammars = new Map<string, Promise<TsLanguage>>();
+const ready = new Map<string, TsLanguage>();
+/** why a grammar's last load failed, for the error each of its files then reports */
+const failures = new Map<string, string>();
+const parsers = new Map<string, TsParser>();
+
+function loadRuntime(): Promise<TsModule> {
+  runtime ??= (async () => {
+    const dir = treeSitterDir();
+    const ts = createRequire(import.meta.url)(path.join(dir, 'tree-sitter.js')) as TsModule;
+    loadedModule = ts;
+    await ts.Parser.init({ wasmBinary: readFileSync(path.join(dir, 'tree-sitter.wasm')), locateFile: (file: string) => path.join(dir, file) });
+    return ts;
+  })();
+  return runtime;
+}
+
+/** Loads the runtime and each named grammar (`tree-sitter-python.wasm`) not loaded yet. Rejects when one cannot be. */
+export async function loadGrammars(files: Iterable<string>): Promise<void> {
+  const waits: Promise<TsLanguage>[] = [];
+  for (const file of files) {
+    let p = grammars.get(file);
+    if (!p) {
+      p = loadRuntime().then(async (ts) => {
+        const language = await ts.Language.load(readFileSync(path.join(treeSitterDir(), file)));
+        ready.set(file, language);
+        failures.delete(file);
+        return language;
+      });
+      // a failure is reported to every caller of this round, and the next round tries again (the runtime too)
+      p.catch((error: unknown) => {
+        grammars.delete(file);
+        if (!loadedModule) runtime = null;
+        failures.set(file, (error as Error)?.message ?? String(error));
+      });
+      grammars.set(file, p);
+    }
+    waits.push(p);
+  }
+  await Promise.all(waits);
+}
+
+export function grammarLoaded(file: string): boolean {
+  return ready.has(file);
+}
+
+/**
+ * Parses `text` with a loaded grammar and hands the tree to `read`; the tree's WebAssembly memory is freed after.
+ * Throws when the grammar is not loaded (a caller that did not await loadGrammars) or the parser gives up.
+ */
+export function withTree<T>(grammar: string, text: string, read: (root: TsNode) => T): T {
+  const language = ready.get(grammar);
+  if (!language) throw new Error(`tree-sitter grammar ${grammar} is not loaded${failures.has(grammar) ? `: ${failures.get(grammar)}` : ''}`);
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = new loadedModule!.Parser();
+    parser.setLanguage(language);
+    parsers.set(grammar, parser);
+  }
+  const tree = parser.parse(text);
+  if (!tree) throw new Error(`tree-sitter gave no tree for this file (${grammar})`);
+  try {
+    return read(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}

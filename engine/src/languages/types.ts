@@ -1,0 +1,69 @@
+/**
+ * What a language module provides (ARCHITECTURE.md, "What a language module provides"). A language is one folder,
+ * `engine/src/languages/<id>/`, whose index.ts exports one LanguageModule, and one line in registry.ts.
+ */
+import type { ResolverHost } from '../resolve/host.js';
+import type { FileType, ImportRecord, ParsedFile, RelPath, Resolution } from '../types.js';
+import type { TsNode } from './runtime.js';
+
+/** One file an import statement reaches (LanguageResolver.resolve). */
+export interface ImportTarget {
+  resolved: Resolution;
+  /** the names this target sees when not the statement's (a module reached as a whole: `['*']`) */
+  names?: string[];
+  /** true when the language gives no exact rule and this target is a best guess */
+  inferred?: boolean;
+}
+
+/**
+ * Maps the imports of the language's files to project files by the language's own rules. Made once per file set
+ * (createResolver) from what the host shows: the indexed files of every language and config files read from disk.
+ */
+export interface LanguageResolver {
+  /**
+   * Every file the statement reaches, at least one entry (an unresolved, external or builtin one when no project
+   * file). Deterministic for the same file set and config files; never throws.
+   */
+  resolve(imp: ImportRecord, from: RelPath): ImportTarget[];
+  /** project-relative paths of the config files read (pyproject.toml, go.mod …): a change to one re-resolves all */
+  configFiles(): RelPath[];
+  /** drops memoised results, keeping what was read of config files (the resolver is reused for an unchanged file set) */
+  forgetResults(): void;
+}
+
+/** What the parse stage hands a tree-sitter language's fact reader. */
+export interface ParseInput {
+  path: RelPath;
+  source: string;
+  /** the tree's root; valid only during the call (the tree is freed after) */
+  root: TsNode;
+}
+
+export interface LanguageModule {
+  /** stored on every record (`FileRecord.language`) and in graph.db's node body: `python` */
+  id: string;
+  /** for people: `Python` */
+  name: string;
+  /** file name endings it reads, lower-case, with the dot (`.py`, `.pyi`); the longest match across modules wins */
+  extensions: readonly string[];
+  /**
+   * The tree-sitter grammar in @vscode/tree-sitter-wasm (`tree-sitter-python.wasm`), loaded on first need; null for
+   * the built-in JS/TS module, read by babel (engine/src/parse/).
+   */
+  grammar: string | null;
+  /** facts of one file from its tree: imports with kinds, exports and top-level symbols with kind and line, doc comment */
+  parse?(input: ParseInput): ParsedFile;
+  /** file names (no folder) that steer resolution, looked for in every folder above an indexed file of the language */
+  configFiles: readonly string[];
+  /** the language's resolver over a file set; absent for the built-in JS/TS module (engine/src/resolve/) */
+  createResolver?(host: ResolverHost): LanguageResolver;
+  /** the file's type when the language has its own layout (`test_x.py`, `x_test.go`); null: the generic rule */
+  fileType?(path: RelPath): FileType | null;
+  /** globs no scan enters: where the language's tools put installed or generated files (`**\/__pycache__/**`) */
+  exclude?: readonly string[];
+  /** the naming style the language's own guide asks of file names (`snake_case`), shown beside the measured one */
+  namingConvention?: string;
+}
+
+/** A small helper for tree-sitter readers: the 1-based line of a node. */
+export const lineOf = (node: TsNode): number => node.startPosition.row + 1;

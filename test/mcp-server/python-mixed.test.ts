@@ -1,0 +1,64 @@
+/**
+ * A repository with a Python backend beside a TS front end is one graph: the built MCP server over stdio with the
+ * SDK's real Client answers blast radius, file context, hotspots and `route` for Python files as the engine does.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { blastRadius, dependencies, hotspots } from '../../engine/src/index.js';
+import { fixtureServer } from '../helpers/mcp.js';
+
+type Answer = Record<string, any>;
+
+describe('mcp server on a mixed Python + TypeScript project', () => {
+  const f = fixtureServer('mixed-py-ts');
+
+  it('blast_radius of a Python module equals the engine, and reaches every importer', async () => {
+    for (const node of f.reader.nodes.values()) {
+      const engine = blastRadius(f.reader, node.path, { maxDepth: 10 });
+      const out = await f.s.ok('blast_radius', { file: node.path, max_depth: 10 });
+      assert.deepEqual(out.by_depth.map((l: Answer) => l.files), engine.byDepth.map((l) => l.files.map((f) => f.path)), node.path);
+    }
+    const out = await f.s.ok('blast_radius', { file: 'backend/src/shop/models.py', max_depth: 10 });
+    const all = out.by_depth.flatMap((l: Answer) => l.files).sort();
+    assert.deepEqual(all, ['backend/src/shop/__init__.py', 'backend/src/shop/api.py', 'backend/src/shop/pricing.py', 'backend/tests/test_pricing.py']);
+    assert.deepEqual(out.tests.items, ['backend/tests/test_pricing.py']);
+  });
+
+  it('blast_radius of one class follows the package __init__.py re-export', async () => {
+    const engine = blastRadius(f.reader, 'backend/src/shop/models.py', { symbol: 'Order', maxDepth: 3 });
+    const out = await f.s.ok('blast_radius', { file: 'backend/src/shop/models.py', symbol: 'Order', max_depth: 3 });
+    assert.deepEqual(out.by_depth.map((l: Answer) => l.files), engine.byDepth.map((l) => l.files.map((f) => f.path)));
+    assert.ok(out.by_depth.flatMap((l: Answer) => l.files).includes('backend/src/shop/api.py'), 'api.py imports Order through shop/__init__.py');
+  });
+
+  it('file_context: language, purpose from the docstring, dependencies and dependents as the engine has them', async () => {
+    for (const file of ['backend/src/shop/models.py', 'backend/src/shop/api.py', 'frontend/src/index.ts']) {
+      const d = dependencies(f.reader, file);
+      const fc = await f.s.ok('file_context', { file });
+      assert.deepEqual(fc.dependents.items, d.dependents.map((x) => x.path));
+      assert.deepEqual(fc.dependencies.items, d.dependencies.map((x) => x.path));
+      assert.deepEqual(fc.inferred.items, []);
+    }
+    const models = await f.s.ok('file_context', { file: 'backend/src/shop/models.py' });
+    assert.equal(models.language, 'python');
+    assert.equal(models.purpose, 'Order and line item models.');
+    assert.deepEqual(models.exports.items.map((e: Answer) => `${e.name}:${e.kind}`), ['LineItem:class', 'Order:class']);
+    assert.equal((await f.s.ok('file_context', { file: 'frontend/src/index.ts' })).language, 'typescript');
+    const api = await f.s.ok('file_context', { file: 'backend/src/shop/api.py' });
+    assert.deepEqual(api.dependencies.items, ['backend/src/shop/__init__.py', 'backend/src/shop/pricing.py']);
+  });
+
+  it('hotspots rank Python modules with the TS ones, as the engine does', async () => {
+    const engine = hotspots(f.reader, { limit: 5 });
+    const out = await f.s.ok('hotspots', { limit: 5 });
+    assert.deepEqual(out.hotspots.map((h: Answer) => [h.path, h.direct, h.transitive]), engine.hotspots.map((h) => [h.path, h.direct, h.transitive]));
+    assert.equal(out.hotspots[0].path, 'backend/src/shop/models.py');
+  });
+
+  it('route finds where a Python class is defined, as a JS one is', async () => {
+    const a = await f.s.ok<Answer>('route', { query: 'where is LineItem defined?' });
+    assert.equal(a.family, 'definition');
+    const locations = a.results.find((r: Answer) => r.id === 'answer').data.locations;
+    assert.deepEqual(locations.find((l: Answer) => l.path === 'backend/src/shop/models.py'), { path: 'backend/src/shop/models.py', line: 6, detail: 'export class' });
+  });
+});
