@@ -59,7 +59,7 @@ describe('mcp server: route', () => {
     const a = await ask('which files use hashPassword');
     assert.equal(a.family, 'dependents');
     assert.deepEqual(a.subject, { how: 'symbol', path: 'src/auth/password.ts', symbol: 'hashPassword', why: a.subject.why });
-    assert.match(a.subject.why, /declares export hashPassword/);
+    assert.match(a.subject.why, /declares function hashPassword/);
     const engine = blastRadius(reader, 'src/auth/password.ts', { symbol: 'hashPassword', maxDepth: 3 });
     assert.equal(step(a, 'answer').data.total, engine.total);
   });
@@ -101,11 +101,11 @@ describe('mcp server: route', () => {
     assert.ok(a.notes.some((n: string) => /candidates match; answered for the best: src\/auth\/session\.ts/.test(n)));
   });
 
-  it('where is a symbol defined: every exporting file:line', async () => {
+  it('where is a symbol defined: its declaration, file:line', async () => {
     const a = await ask('where is createSession defined?');
     assert.equal(a.family, 'definition');
-    assert.deepEqual(plan(a), [{ tool: 'verify_artifact', args: { must_exist: 'createSession', check_type: 'export' } }]);
-    assert.deepEqual(step(a, 'answer').data.locations, [{ path: 'src/auth/session.ts', line: 5, detail: 'export function' }]);
+    assert.deepEqual(plan(a), [{ tool: 'verify_artifact', args: { must_exist: 'createSession', check_type: 'definition' } }]);
+    assert.deepEqual(step(a, 'answer').data.locations, [{ path: 'src/auth/session.ts', line: 5, detail: 'exported function declaration' }]);
   });
 
   it('what a file imports: its dependencies and packages only', async () => {
@@ -143,7 +143,7 @@ describe('mcp server: route', () => {
   it('what matters for a phase goal: phase_relevant_files of that ROADMAP phase', async () => {
     const a = await ask('what matters for phase 2?');
     assert.equal(a.family, 'phase_files');
-    assert.deepEqual(plan(a), [{ tool: 'phase_relevant_files', args: { phase: '2', max_results: 10 } }]);
+    assert.deepEqual(plan(a), [{ tool: 'phase_relevant_files', args: { phase: '2' } }]);
     assert.equal(step(a, 'files').data.files[0].path, 'src/auth/password.ts');
   });
 
@@ -291,15 +291,78 @@ describe('mcp server: default answer budget on a big project', () => {
     const ctx = await s.ok<Answer>('file_context', { file: 'src/core/widget.ts' });
     assert.ok(tokens(ctx) < 4000);
     assert.equal(ctx.dependents.total, 150);
+    assert.equal(ctx.dependents.items.length, 150, 'a list that fits the budget is there whole, whatever its length');
+    assert.equal(ctx.truncated, undefined);
+    const routed = await s.ok<Answer>('route', { query: 'show me everything that imports src/core/widget.ts' });
+    assert.equal(routed.results[0].data.by_depth[0].files.length, 150, 'route gives the 150 direct dependents whole');
     const small = await s.ok<Answer>('file_context', { file: 'src/core/widget.ts', max_tokens: 250 });
     assert.ok(tokens(small) <= 250, `max_tokens 250: ${tokens(small)} tokens`);
     assert.equal(small.truncated, true);
     assert.equal(small.budget.over, undefined);
+    assert.match(small.budget.rest, /^call file_context again with the same arguments and max_tokens: \d+$/, 'a cut answer says how to get the rest');
+    const rest = Number(/max_tokens: (\d+)/.exec(small.budget.rest)![1]);
+    assert.equal((await s.ok<Answer>('file_context', { file: 'src/core/widget.ts', max_tokens: rest })).dependents.items.length, 150, 'and that call gets it');
     assert.equal(small.dependents.total, 150);
     assert.deepEqual(small.dependents.items, ctx.dependents.items.slice(0, small.dependents.items.length), 'the head of the list is kept');
     for (const q of ['who imports src/core/widget.ts', 'impact of changing widget', 'what are the most depended-on files', 'overview of the architecture']) {
       const a = await s.ok<Answer>('route', { query: q });
       assert.ok(tokens(a) <= 2000, `route "${q}": ${tokens(a)} tokens`);
     }
+  });
+});
+
+describe('mcp server: route finds definitions from declarations in every module system', () => {
+  let s: Session;
+  before(async () => {
+    const root = tempProject({
+      'package.json': '{ "name": "defs" }\n',
+      // CommonJS: a class declared, then `module.exports = X`; a lazy require map that only mentions the name
+      'lib/NormalModule.js': "'use strict';\n\nclass NormalModule {\n  build() {}\n}\n\nmodule.exports = NormalModule;\n",
+      'lib/internalSerializables.js': "module.exports = {\n  NormalModule: () => require('./NormalModule'),\n};\n",
+      'lib/util.js': "exports.formatBytes = function (n) {\n  return `${n} B`;\n};\n",
+      'lib/use.js': "const NormalModule = require('./NormalModule');\nconst { formatBytes } = require('./util');\nmodule.exports = () => formatBytes(new NormalModule());\n",
+      // ESM: a class declared, then `export default X`, and a barrel re-exporting it
+      'src/nodes/ColorNode.js': "import { Mode } from '../modes.js';\n\nclass ColorNode {\n  mode = Mode.A;\n}\n\nexport default ColorNode;\n",
+      'src/index.js': "export { default as ColorNode } from './nodes/ColorNode.js';\nexport { Mode } from './modes.js';\n",
+      // TypeScript: enum, interface, type, and ambient `declare` forms
+      'src/modes.ts': "export enum Mode {\n  A,\n  B,\n}\n\nexport interface RenderOptions {\n  mode: Mode;\n}\n\nexport type NodeId = string;\n",
+      'types/globals.d.ts': "declare class Renderer {\n  render(): void;\n}\n\ndeclare function createRenderer(): Renderer;\n",
+    });
+    await buildIntel(root);
+    s = await startServer(root);
+  });
+  after(async () => {
+    await s?.close();
+    cleanupProjects();
+  });
+
+  const first = async (query: string) => {
+    const a = await s.ok<Answer>('route', { query });
+    assert.equal(a.family, 'definition', query);
+    const locations = step(a, 'answer').data.locations as Answer[];
+    return `${locations[0].path}:${locations[0].line}`;
+  };
+
+  it('answers with the declaration, not a mention, an export-only binding or a re-export', async () => {
+    assert.equal(await first('Where is the class NormalModule defined?'), 'lib/NormalModule.js:3');
+    assert.equal(await first('where is ColorNode defined'), 'src/nodes/ColorNode.js:3');
+    assert.equal(await first('where is formatBytes defined'), 'lib/util.js:1');
+    assert.equal(await first('where is the Mode enum declared?'), 'src/modes.ts:1');
+    assert.equal(await first('which file defines RenderOptions'), 'src/modes.ts:6');
+    assert.equal(await first('NodeId: where is it defined?'), 'src/modes.ts:10');
+    assert.equal(await first('where is Renderer declared'), 'types/globals.d.ts:1');
+    assert.equal(await first('find the definition of createRenderer'), 'types/globals.d.ts:5');
+  });
+
+  it('ranks the re-export after the declaration', async () => {
+    const a = await s.ok<Answer>('route', { query: 'where is ColorNode defined' });
+    const where = (step(a, 'answer').data.locations as Answer[]).map((l) => `${l.path}:${l.detail}`);
+    assert.equal(where.at(-1), 'src/index.js:re-export');
+  });
+
+  it('who uses a class exported as module.exports: the file\'s dependents', async () => {
+    const a = await s.ok<Answer>('route', { query: 'who uses NormalModule' });
+    assert.equal(a.subject.path, 'lib/NormalModule.js');
+    assert.deepEqual([...step(a, 'answer').data.by_depth[0].files].sort(), ['lib/internalSerializables.js', 'lib/use.js']);
   });
 });
