@@ -27,7 +27,7 @@ export interface Plan {
 }
 
 /** Families whose subject is a file or a symbol of the code. */
-const CODE_FAMILIES: ReadonlySet<Family> = new Set(['dependents', 'impact', 'explain', 'definition', 'imports']);
+const CODE_FAMILIES: ReadonlySet<Family> = new Set(['dependents', 'impact', 'explain', 'definition', 'imports', 'links']);
 
 export interface PlanContext {
   /** the intel reader, or why there is none (code families then say so) */
@@ -56,6 +56,8 @@ function codeStep(family: Family, c: Classified, file: unknown, symbol: string |
       return symbol
         ? { ...base, tool: 'verify_artifact', args: { must_exist: symbol, check_type: 'definition' }, why: `where ${symbol} is declared (file:line), then export-only bindings and re-exports` }
         : { ...base, tool: 'file_context', args: fileArg, pick: ['path', 'type', 'purpose', 'exports'], why: 'the file, its purpose and exports' };
+    case 'links':
+      return { ...base, tool: 'file_context', args: fileArg, pick: ['path', 'dependencies', 'dependents', 'packages'], why: 'both directions: the project files it imports and the files importing it' };
     case 'imports':
       return { ...base, tool: 'file_context', args: fileArg, pick: ['path', 'dependencies', 'packages', 'unresolved'], why: 'project files and packages it imports' };
     default:
@@ -120,7 +122,7 @@ export function planQuestion(query: string, ctx: PlanContext): Plan {
   } else if (family === 'similar_work') steps = [{ id: 'similar', tool: 'similar_past_work', args: { current_goal: area || query }, why: 'past phases, plans and summaries like it' }];
   if (!steps.length) {
     if (family !== 'search') notes.push(`answered by a search instead of a ${family} plan`);
-    else notes.push('no question family matched: searched the index for the words (families: who imports X, impact of X, explain X, where is X defined, what X imports, hotspots, architecture, conventions, files for a phase, status, similar past work)');
+    else notes.push('no question family matched: searched the index for the words (families: who imports X, impact of X, explain X, where is X defined, what X imports, the links of X, hotspots, architecture, conventions, files for a phase, status, similar past work)');
     const words = subjectWords(query).join(' ') || query;
     steps = [{ id: 'search', tool: 'query_intel', args: { query: words.slice(0, 500) }, why: 'keyword search over paths, exports and purposes' }];
   }
