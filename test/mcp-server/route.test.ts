@@ -2,11 +2,12 @@
  * `route` through the built server over stdio with the SDK's real Client, on the gsd-app fixture: one question per
  * family, each with the plan and the answer it must give (answers checked against the engine and the documents);
  * vague names and candidates; plan mode; the result cache and its invalidation by an edit recorded by the real
- * PostToolUse hook process and by an edit of a GSD document; answers cut to a tiny max_tokens; the default budget on
- * a big generated project; and a plan step naming a tool that is not registered.
+ * PostToolUse hook process, by an edit of a GSD document, by a file added, renamed and deleted and by a config change;
+ * answers cut to a tiny max_tokens; lists whole when they fit the budget, and the call for the rest when they do not;
+ * definitions from declarations in every module system; and a plan step naming a tool that is not registered.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { blastRadius, buildIntel, dependencies, hotspots, openIntel, type IntelReader } from '../../engine/src/index.js';
@@ -364,5 +365,51 @@ describe('mcp server: route finds definitions from declarations in every module 
     const a = await s.ok<Answer>('route', { query: 'who uses NormalModule' });
     assert.equal(a.subject.path, 'lib/NormalModule.js');
     assert.deepEqual([...step(a, 'answer').data.by_depth[0].files].sort(), ['lib/internalSerializables.js', 'lib/use.js']);
+  });
+});
+
+describe('mcp server: the route cache after every kind of change', () => {
+  let root: string;
+  let s: Session;
+  before(async () => {
+    root = copyProject('gsd-app');
+    await buildIntel(root);
+    s = await startServer(root);
+  });
+  after(async () => {
+    await s?.close();
+    cleanupProjects();
+  });
+
+  const q = 'who imports src/db/client.ts';
+  const ask = () => s.ok<Answer>('route', { query: q });
+  const importers = (a: Answer) => [...step(a, 'answer').data.by_depth[0].files].sort();
+
+  it('a file added, renamed and deleted (each rebuilt) and a config change: the next answer is fresh and right', async () => {
+    const before = importers(await ask());
+    assert.equal((await ask()).cached, true);
+    const added = path.join(root, 'src', 'api', 'extra.ts');
+    writeFileSync(added, "import { query } from '../db/client.js';\nexport const extra = () => query('SELECT 2', []);\n");
+    await buildIntel(root);
+    let a = await ask();
+    assert.equal(a.cached, false, 'added');
+    assert.deepEqual(importers(a), [...before, 'src/api/extra.ts'].sort());
+    assert.equal((await ask()).cached, true);
+    renameSync(added, path.join(root, 'src', 'api', 'renamed.ts'));
+    await buildIntel(root);
+    a = await ask();
+    assert.equal(a.cached, false, 'renamed');
+    assert.deepEqual(importers(a), [...before, 'src/api/renamed.ts'].sort());
+    rmSync(path.join(root, 'src', 'api', 'renamed.ts'));
+    await buildIntel(root);
+    a = await ask();
+    assert.equal(a.cached, false, 'deleted');
+    assert.deepEqual(importers(a), before);
+    assert.equal((await ask()).cached, true);
+    const config = path.join(root, '.planning', 'config.json');
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), mode: 'interactive' }, null, 2));
+    a = await ask();
+    assert.equal(a.cached, false, 'config changed');
+    assert.deepEqual(importers(a), before);
   });
 });

@@ -43,7 +43,7 @@ const RULES: Array<[Family, RegExp]> = [
   ['phase_files', /\b(?:what|which)\b[^?]*?\b(?:matters?|relevant|files?|code|modules?)\b[^?]*?\bfor\b[^?]*?\b(?:phase|goal|milestone|task|feature)\b|\b(?:files?|code)\s+(?:relevant|that matters?|needed)\s+(?:to|for)\b|\bwhat matters for\b|\brelevant files?\s+(?:for|to)\b|\bwhere (?:do|should) i (?:start|look) (?:for|to)\b/],
   ['impact', /\b(?:impact|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
   ['dependents', /\b(?:incoming|reverse) (?:imports|dependencies|deps|edges|links|references)\b/],
-  ['imports', /\b(?:what|which)\b[^?]*?\b(?:does|do)\b(?=.*\b(?:imports?|depends? on|uses?|requires?|pulls? in|needs?|loads?)\b)|\b(?:imports|dependencies|deps|requirements|outgoing (?:edges|links|imports)) of\b|\bwhat is imported by\b|\b(?:what|which)\b.+\b(?:imports|requires|pulls in|depends on)\s*\??$|'s (?:imports|dependencies|deps)\b|\b(?:imports|dependencies|deps)\s*\??$|\b(?:files?|modules?) (?:it|that \S+) (?:imports|requires|pulls in|depends on)\b|\bwhat (?:it|\S+) (?:imports|depends on|requires|pulls in)\b/],
+  ['imports', /\b(?:what|which)\b[^?]*?\b(?:does|do)\b(?=.*\b(?:imports?|depends? on|uses?|requires?|pulls? in|needs?|loads?)\b)|\b(?:imports|dependencies|deps|requirements|outgoing (?:edges|links|imports)) of\b|\bwhat is imported by\b|\b(?:what|which)\b.+\b(?:imports|requires|pulls in|depends on)\s*\??$|'s (?:imports|dependencies|deps)\b|\b(?:imports|dependencies|deps)\s*\??$|\b(?:files?|modules?) (?:it|that \S+) (?:imports|requires|pulls in|depends on)\b|\bwhat (?!else\b)(?:it|\S+) (?:imports|depends on|requires|pulls in)\b|\b(?:files?|modules?|code|packages?|things?) (?:used|imported|required|needed|loaded) by\b/],
   ['dependents', /\b(?:who|what|which(?: other)?(?: project)?(?: files?| modules?| code)?|everything|anything|all(?: the)?(?: files?| modules?)?|files?|modules?)\s+(?:(?:that|which|else)\s+)?(?:imports?|uses?|depends? on|calls?|requires?|references?|consumes?|needs?|pulls? in|loads?)\b|\b(?:reverse dependencies|incoming (?:edges|links|imports)|dependents|importers)\b|\b(?:dependents|importers|callers|consumers|usages?|users|uses) of\b|\bused by\b|\bwhere (?:is|are) .+ (?:used|imported|called|referenced)\b|\bimported (?:by|from) where\b/],
   ['definition', /\bwhere (?:is|are|'s)\b.*\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bwhich file (?:defines|declares|exports|contains|has|implements)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\bgo to\b/],
   ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
@@ -92,10 +92,13 @@ export function classify(query: string): Classified {
   // no family's words, but the question asks where something is, or about a file's links: the direction unclear,
   // `links` answers both directions (what it imports and what imports it)
   if (family === 'search') {
-    const fallback: Array<[Family, RegExp]> = [
-      ['definition', /\b(?:defined|declared|declares?|defines?|implemented|implements|located|lives?|find|definition|declaration|source)\b/],
-      ['links', /\b(?:imports?|imported|importing|depends?|depended|dependenc(?:y|ies)|deps|uses?|used|using|requires?|required|pulls?|loads?|loaded|needs?|needed|rel(?:y|ies|ied|ying)|links?|linked|references?|referenced|edges?)\b/],
+    const links: [Family, RegExp] = [
+      'links',
+      /\b(?:imports?|imported|importing|importers?|depends?|depended|dependenc(?:y|ies)|dependents?|deps|uses?|used|using|usages?|users?|callers?|consumers?|requires?|required|pulls?|loads?|loaded|needs?|needed|rel(?:y|ies|ied|ying)|links?|linked|references?|referenced|edges?)\b/,
     ];
+    const where: [Family, RegExp] = ['definition', /\b(?:defined|declared|declares?|defines?|defining|implemented|implements|located?|locate|location|lives?|find|definition|declaration|source|where|point me|look ?up|jump|open|which file|what file)\b/];
+    // a question that names a file asks about the file (its links) before where a name is
+    const fallback = subjectWords(q).some((w) => w.includes('/') || /\.[cm]?[jt]sx?$/i.test(w)) ? [links, where] : [where, links];
     for (const [f, re] of fallback) {
       const m = re.exec(lower);
       if (!m) continue;
@@ -118,6 +121,6 @@ export function classify(query: string): Classified {
 export function subjectWords(text: string): string[] {
   return text
     .split(/[\s,;?!()"]+/)
-    .map((w) => w.replace(/^[`'"]+|[`'".:]+$/g, '').replace(/\(\)$/, ''))
+    .map((w) => w.replace(/^[`'"]+|[`'".:]+$/g, '').replace(/\(\)$/, '').replace(/'s$/, ''))
     .filter((w) => w.length >= 2 && !FILLER.has(w.toLowerCase()));
 }
