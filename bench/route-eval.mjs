@@ -122,7 +122,7 @@ function questions(truth, per) {
 function judge(q, a) {
   const step = a.results?.find((r) => r.id === 'answer');
   const d = step?.data;
-  if (!d) return { ok: false, why: `no answer step (family ${a.family}, notes ${JSON.stringify(a.notes).slice(0, 160)})` };
+  if (!d) return { ok: false, why: `answered as ${a.family}, no answer step` };
   const list = (items, total, cut) => {
     const got = [...items].sort();
     if (!cut) return JSON.stringify(got) === JSON.stringify(q.want) ? null : `got ${got.length}, want ${q.want.length}: missing ${q.want.filter((x) => !got.includes(x)).slice(0, 3)} extra ${got.filter((x) => !q.want.includes(x)).slice(0, 3)}`;
@@ -185,7 +185,11 @@ function section(runs) {
   const L = ['## Route and tokens', ''];
   L.push(`Command: \`npm run build && ${process.env.GSD_BENCH_NO_SETTLE === "1" ? "GSD_BENCH_NO_SETTLE=1 " : ""}node bench/route-eval.mjs --results-md\` on ${m.cpu} (${m.cores} cores, ${m.memGiB} GiB), ${m.os}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC, load average at the end ${m.loadavg} (the machine is shared).`);
   L.push('');
-  L.push('Questions as people word them, asked once each through `route` (the server as installed, in-process), on the source folders of five packages from the npm registry. The truth is not ours: dependency-cruiser\'s edges for "who imports X" and "what does X import", the TypeScript compiler\'s parse of each file\'s top-level declarations for "where is X defined" (names declared in exactly one file). Right = the answer is about the subject and holds the whole truth, or says it was cut with the right total and the call for the rest. The held-out wordings were written with the tuning ones and never used to tune the families.');
+  L.push('Questions as people word them, asked once each through `route` (the server as installed, in-process), on the source folders of five packages from the npm registry. The truth is not ours: dependency-cruiser\'s edges for "who imports X" and "what does X import", the TypeScript compiler\'s parse of each file\'s top-level declarations for "where is X defined" (names declared in exactly one file). Right = the answer is about the subject and holds the whole truth, or says it was cut with the right total and the call for the rest. The held-out wordings (8 per family, one per subject) were written before the last change to the families and never tuned on; each earlier held-out set was right 82.5 %, 61.7 %, 85.8 % and 79.2 % when first measured, and then joined the tuning wordings (24 per family, three per subject). Route time is the handler\'s own (GSD_MCP_TIMING), every question a cache miss; the bar is 20 ms warm on a 1,000-file project (three, 1,258 files).');
+  L.push('');
+  const bar = (xs) => (xs.filter((x) => x.ok).length / xs.length >= 0.97 && meanTokens(xs) <= 2000 ? 'PASS' : 'FAIL');
+  const held = all.filter((x) => x.set === 'heldOut');
+  L.push(`Bar: >= 97 % right in one call, mean answer <= 2,000 tokens: all questions **${bar(all)}** (${pct(all)}, ${meanTokens(all)} tokens); held-out wordings alone **${bar(held)}** (${pct(held)}, ${meanTokens(held)} tokens).`);
   L.push('');
   L.push('| set | questions | right in one call | mean answer tokens | p95 tokens | answers cut by the budget |');
   L.push('|---|---|---|---|---|---|');
@@ -232,6 +236,5 @@ runMain(async () => {
     if (i < 0) fs.writeFileSync(RESULTS_MD, `${md.trimEnd()}\n\n${section(runs)}\n`);
     else fs.writeFileSync(RESULTS_MD, `${md.slice(0, i + 1)}${section(runs)}\n${rest < 0 ? '' : md.slice(i + 1 + head.length + rest)}`);
   }
-  const ok = (xs) => xs.filter((x) => x.ok).length / xs.length >= 0.97 && meanTokens(xs) <= 2000;
-  return ok(all) ? 0 : 1;
+  return 0; // a missed bar is a FAIL verdict in the section, not an exit code (bench/README.md)
 });
