@@ -412,4 +412,16 @@ describe('mcp server: the route cache after every kind of change', () => {
     assert.equal(a.cached, false, 'config changed');
     assert.deepEqual(importers(a), before);
   });
+
+  it('lease list: every lease within a large budget; under a small one, cut with the total and the call for the rest', async () => {
+    for (let i = 0; i < 70; i++) await s.ok('lease', { action: 'issue', taskId: `task-${i}`, scope: [`src/area-${i}/**`], holder: `agent-${i}` });
+    const all = await s.ok<Answer>('lease', { action: 'list', max_tokens: 25_000 });
+    assert.equal(all.result.total, 70);
+    assert.equal(all.result.leases.length, 70, 'no count cuts the list');
+    const cut = await s.ok<Answer>('lease', { action: 'list', max_tokens: 1000 });
+    assert.equal(cut.truncated, true);
+    assert.equal(cut.result.total, 70);
+    assert.ok(cut.result.leases.length < 70);
+    assert.match(cut.budget.rest, /^call lease again with the same arguments and max_tokens: \d+$/);
+  });
 });
