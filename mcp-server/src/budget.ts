@@ -3,7 +3,7 @@
  * the largest innermost list loses its tail (tools list their most important items first), or the longest text is
  * trimmed, until it fits. Every cut is honest: a list whose object has `truncated` gets `truncated: true` (its
  * `total` is left as it was), and the answer gets `truncated: true` plus `budget.cut` naming each list cut (kept of
- * total). The shaping works on plain JSON values, never on the serialised text, so the answer stays valid JSON.
+ * total) and `budget.rest`, the call that gets the rest. The shaping works on plain JSON values, never on the serialised text, so the answer stays valid JSON.
  */
 
 export const DEFAULT_MAX_TOKENS = 3500;
@@ -51,7 +51,7 @@ function holdsLists(v: Json): boolean {
 }
 
 /** room for the markers added to a cut answer */
-const RESERVE = 120;
+const RESERVE = 240;
 
 /**
  * Cuts `root` in place until it fits `limit` characters or nothing more can go: innermost lists first, the largest
@@ -90,13 +90,20 @@ function shrink(root: Obj, keep: number, limit: number, cuts: Map<string, { tota
   return size;
 }
 
+/** The call that gets what a cut left out: the same call with a budget that holds it all, or a narrower one. */
+export function restCall(tool: string, need: number, narrower?: string): string {
+  const room = Math.ceil(need / 500) * 500;
+  if (room <= MAX_MAX_TOKENS) return `call ${tool} again with the same arguments and max_tokens: ${room}`;
+  return `call ${tool} again with max_tokens: ${MAX_MAX_TOKENS}${narrower ? ` and ${narrower}` : ' and narrower arguments'} (the whole answer is ~${need} tokens)`;
+}
+
 /**
  * Fits `value` (an object answer) into `maxTokens`; returns it untouched when it already fits. Lists first keep
  * their first item; only if that cannot fit are lists emptied (the last field's first: tools put what matters most
  * first). If even that cannot fit, the first-items answer is sent with `budget.over: true`: an emptied answer that
  * is still too big would help nobody.
  */
-export function fitToBudget<T extends object>(value: T, maxTokens: number): Shaped<T> {
+export function fitToBudget<T extends object>(value: T, maxTokens: number, again?: { tool: string; narrower?: string }): Shaped<T> {
   const limit = maxTokens * 4;
   const size = JSON.stringify(value).length;
   if (size <= limit) return { value, truncated: false, tokens: Math.ceil(size / 4) };
@@ -116,6 +123,7 @@ export function fitToBudget<T extends object>(value: T, maxTokens: number): Shap
     max_tokens: maxTokens,
     cut: [...cuts].slice(0, 8).map(([at, c]) => `${at}: ${c.kept} of ${c.total}`),
     ...(over ? { over: true } : {}),
+    ...(again ? { rest: restCall(again.tool, Math.ceil(size / 4) + RESERVE, again.narrower) } : {}),
   };
   return { value: root as unknown as T, truncated: true, tokens: tokensOf(root) };
 }

@@ -1,6 +1,6 @@
 /**
  * How tools answer: compact `structuredContent` (what Claude Code sends to the model) plus one text block for
- * other clients, every list capped with `total` and `truncated`, and errors as `isError` results with a hint.
+ * other clients, every list with `total` and `truncated` (cut by the answer's token budget), and errors as `isError` results with a hint.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -29,7 +29,13 @@ export interface Capped<T> {
   items: T[];
 }
 
-export function cap<T>(items: readonly T[], limit: number): Capped<T> {
+/**
+ * The hard cap of a list, for the server's own safety only: far above what the largest answer budget (25,000 tokens,
+ * 100,000 characters) can hold, so that lists are cut by the answer's token budget (budget.ts), never by a count.
+ */
+export const SAFETY_CAP = 20_000;
+
+export function cap<T>(items: readonly T[], limit = SAFETY_CAP): Capped<T> {
   return { total: items.length, truncated: items.length > limit, items: items.slice(0, Math.max(0, limit)) };
 }
 
@@ -40,6 +46,22 @@ export function cappedSchema<T extends z.ZodTypeAny>(item: T, what: string) {
     truncated: z.boolean().describe('true when items is cut'),
     items: z.array(item).describe(what),
   }).describe(what);
+}
+
+/**
+ * The items of a ranked list rendered one by one while their JSON fits `maxTokens` (characters / 4): for lists whose
+ * items cost work to render (a search hit's dependents), so that the budget, not a count, ends the list early.
+ */
+export function withinBudget<T, R>(items: readonly T[], maxTokens: number, render: (item: T) => R): Capped<R> {
+  const out: R[] = [];
+  let chars = 0;
+  for (const item of items) {
+    if (out.length >= SAFETY_CAP || chars > maxTokens * 4) break;
+    const r = render(item);
+    chars += JSON.stringify(r).length + 1;
+    out.push(r);
+  }
+  return { total: items.length, truncated: out.length < items.length, items: out };
 }
 
 export function clip(text: string, max: number): string {

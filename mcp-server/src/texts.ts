@@ -69,7 +69,7 @@ export const TOOL_TEXT = {
   },
   verify_artifact: {
     title: 'Verify an artifact exists',
-    description: 'Whether a file, export, function, component, endpoint or test exists, and where.',
+    description: 'Whether a file, definition, export, function, component, endpoint or test exists, and where.',
   },
   verify_behavior: {
     title: 'Evidence for a behaviour',

@@ -253,7 +253,9 @@ class SkeletonReader {
   private canEnd(i: number): boolean {
     switch (this.kinds[i]) {
       case Tok.Name:
-        return !NO_END.has(this.texts[i]);
+        // `x as const` ends an expression: `const` is the type, not a declaration to come
+        // a property name (`internal.as`), or `x as const` (`const` is the type, not a declaration to come)
+        return !NO_END.has(this.texts[i]) || (i > 0 && (this.isPunct(i - 1, '.') || this.isPunct(i - 1, '?.'))) || (this.texts[i] === 'const' && this.typed && i > 0 && this.isName(i - 1, 'as'));
       case Tok.Punct: {
         const t = this.texts[i];
         return t === ')' || t === ']' || t === '}' || t === '++' || t === '--';
@@ -272,7 +274,10 @@ class SkeletonReader {
 
   /** A line break before `i` ends the statement that `i - 1` is part of. */
   private asiBefore(i: number): boolean {
-    return i < this.n && this.newline[i] === 1 && this.canEnd(i - 1) && !this.continuesLine(i);
+    if (i >= this.n || this.newline[i] !== 1) return false;
+    // a line that starts with `export` starts a statement whatever the last line ended with (`let a: Map<K, V>`)
+    if (this.isName(i, 'export')) return true;
+    return this.canEnd(i - 1) && !this.continuesLine(i);
   }
 
   /** Index after the statement or expression that starts at `i`: past a `;`, or at a line break that ends it. */
@@ -289,6 +294,31 @@ class SkeletonReader {
           j = this.match[j] + 1;
           continue;
         }
+      }
+      j++;
+    }
+    return j;
+  }
+
+  /**
+   * Index after a type alias from `i`: as statementEnd, and a line break after the `>` that closes the alias's last
+   * type arguments (`type A = B<C>` then `type D = …`), or after `void` (a type here, not the operator), ends it too.
+   */
+  private typeAliasEnd(i: number): number {
+    let j = i;
+    let angles = 0;
+    while (j < this.n) {
+      if (j > i && this.newline[j] === 1 && !this.continuesLine(j) && (this.canEnd(j - 1) || this.isName(j - 1, 'void') || (angles === 0 && /^>+$/.test(this.texts[j - 1] ?? '')))) return j;
+      if (this.kinds[j] === Tok.Punct) {
+        const t = this.texts[j];
+        if (t === ';') return j + 1;
+        if (t === '}' || t === ')' || t === ']') return j;
+        if (isOpener(t)) {
+          j = this.match[j] + 1;
+          continue;
+        }
+        if (t === '<') angles++;
+        else if (/^>+$/.test(t)) angles = Math.max(0, angles - t.length);
       }
       j++;
     }
@@ -512,7 +542,7 @@ class SkeletonReader {
       case 'type':
         if (this.isName(next) && (this.isPunct(next + 1, '=') || this.isPunct(next + 1, '<'))) {
           this.declare([{ name: this.texts[next], kind: 'type', line }], exported, at);
-          return this.statementEnd(next + 1);
+          return this.typeAliasEnd(next + 1);
         }
         return null;
       case 'interface':

@@ -13,7 +13,7 @@ function allCounts(reader: IntelReader): Hotspot[] {
 
 /** Files ranked by how many files depend on them, transitively first, then directly. */
 export function hotspots(reader: IntelReader, options: { limit?: number } = {}): { total: number; hotspots: Hotspot[]; truncated: boolean } {
-  const limit = Math.max(1, Math.min(options.limit ?? 10, 500));
+  const limit = Math.max(1, Math.min(options.limit ?? 10, 20_000));
   const ranked = allCounts(reader).filter((h) => h.direct > 0);
   return { total: ranked.length, hotspots: ranked.slice(0, limit), truncated: ranked.length > limit };
 }

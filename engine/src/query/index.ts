@@ -6,3 +6,4 @@ export { folderConventions, type FolderConventions } from './conventions.js';
 export { searchIntel, queryTerms, type SearchHit, type SearchResult } from './search.js';
 export { dependencies, type Dependencies } from './dependencies.js';
 export { importPath, type ImportPath } from './import-path.js';
+export { definitions, type Definition, type DefinitionHow } from './definitions.js';

@@ -173,6 +173,21 @@ export class IntelReader {
     return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.line - b.line));
   }
 
+  /** Top-level symbols whose name is `name` in any case (ASCII letters folded), by file id and line. */
+  symbolsNamedFolded(name: string): SymbolInfo[] {
+    const folded = this.memo('symbols:folded', () => {
+      const map = new Map<string, string[]>();
+      for (const n of new Set(this.symbolName)) {
+        const k = asciiLower(n);
+        const list = map.get(k);
+        if (list) list.push(n);
+        else map.set(k, [n]);
+      }
+      return map;
+    });
+    return (folded.get(asciiLower(name)) ?? []).flatMap((n) => this.symbolsNamed(n));
+  }
+
   /** External packages a file imports, by package and kind. */
   externalsOf(id: string): readonly ExternalInfo[] {
     return this.externalsBy.get(id) ?? [];

@@ -35,7 +35,7 @@ export function queryTerms(query: string): string[] {
  * ranking weighs exact names above partial ones and paths and exports above purposes.
  */
 export function searchIntel(reader: IntelReader, query: string, options: { limit?: number; type?: FileType | null } = {}): SearchResult {
-  const limit = Math.max(1, Math.min(options.limit ?? 10, 200));
+  const limit = Math.max(1, Math.min(options.limit ?? 10, 20_000));
   const terms = queryTerms(query);
   if (!terms.length) return { query, total: 0, results: [], truncated: false };
   const candidates = new Set<string>();

@@ -10,6 +10,7 @@ export const FAMILIES = [
   'explain',
   'definition',
   'imports',
+  'links',
   'hotspots',
   'architecture',
   'conventions',
@@ -41,8 +42,9 @@ const RULES: Array<[Family, RegExp]> = [
   ['similar_work', /\b(similar|previous|past|prior|earlier|related)\s+(work|phases?|plans?|tasks?|changes?|summar(?:y|ies))\b|\bhave we (?:ever |already )?(?:done|built|implemented|solved)\b|\bdone (?:this|that|something like (?:this|that)) before\b/],
   ['phase_files', /\b(?:what|which)\b[^?]*?\b(?:matters?|relevant|files?|code|modules?)\b[^?]*?\bfor\b[^?]*?\b(?:phase|goal|milestone|task|feature)\b|\b(?:files?|code)\s+(?:relevant|that matters?|needed)\s+(?:to|for)\b|\bwhat matters for\b|\brelevant files?\s+(?:for|to)\b|\bwhere (?:do|should) i (?:start|look) (?:for|to)\b/],
   ['impact', /\b(?:impact|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
-  ['imports', /\bwhat (?:does|do)\b(?=.*\b(?:imports?|depends? on|uses?|requires?|pulls? in|needs?)\b)|\b(?:imports|dependencies|deps|requirements) of\b|\bwhat is imported by\b|\bwhat .+ imports\s*\??$/],
-  ['dependents', /\b(?:who|what|which(?: files?| modules?| code)?)\s+(?:imports?|uses?|depends? on|calls?|requires?|references?|consumes?|needs?)\b|\b(?:dependents|importers|callers|consumers|usages?|users|uses) of\b|\bused by\b|\bwhere (?:is|are) .+ (?:used|imported|called|referenced)\b|\bimported (?:by|from) where\b/],
+  ['dependents', /\b(?:incoming|reverse) (?:imports|dependencies|deps|edges|links|references)\b/],
+  ['imports', /\b(?:what|which)\b[^?]*?\b(?:does|do)\b(?=.*\b(?:imports?|depends? on|uses?|requires?|pulls? in|needs?|loads?)\b)|\b(?:imports|dependencies|deps|requirements|outgoing (?:edges|links|imports)) of\b|\bwhat is imported by\b|\b(?:what|which)\b.+\b(?:imports|requires|pulls in|depends on)\s*\??$|'s (?:imports|dependencies|deps)\b|\b(?:imports|dependencies|deps)\s*\??$|\b(?:files?|modules?) (?:it|that \S+) (?:imports|requires|pulls in|depends on)\b|\bwhat (?!else\b)(?:it|\S+) (?:imports|depends on|requires|pulls in)\b|\b(?:files?|modules?|code|packages?|things?) (?:used|imported|required|needed|loaded) by\b/],
+  ['dependents', /\b(?:who|what|which(?: other)?(?: project)?(?: files?| modules?| code)?|everything|anything|all(?: the)?(?: files?| modules?)?|files?|modules?)\s+(?:(?:that|which|else)\s+)?(?:imports?|uses?|depends? on|calls?|requires?|references?|consumes?|needs?|pulls? in|loads?)\b|\b(?:reverse dependencies|incoming (?:edges|links|imports)|dependents|importers)\b|\b(?:dependents|importers|callers|consumers|usages?|users|uses) of\b|\bused by\b|\bwhere (?:is|are) .+ (?:used|imported|called|referenced)\b|\bimported (?:by|from) where\b/],
   ['definition', /\bwhere (?:is|are|'s)\b.*\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bwhich file (?:defines|declares|exports|contains|has|implements)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\bgo to\b/],
   ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
   ['hotspots', /\b(?:most (?:depended[- ]on|depended upon|used|imported|important|central|critical|shared)|hotspots?|core files|central files|key files|riskiest files)\b/],
@@ -63,7 +65,8 @@ const FILLER = new Set(
   purpose summary summarize overview understand context dependencies deps importers callers consumers usages users
   go matters matter relevant give architecture structure layout organized organised organization organisation big
   picture high level high-level entry points map whole overall general similar previous past prior earlier before
-  conventions convention patterns pattern style naming idioms`.split(/\s+/),
+  conventions convention patterns pattern style naming idioms else other incoming outgoing reverse rely relies relying
+  depended needed loaded load loads pull pulls pulled link links linked references referenced edges can`.split(/\s+/),
 );
 
 /** Classifies a question. Anything no rule matches is a `search`. */
@@ -86,6 +89,25 @@ export function classify(query: string): Classified {
     if (!subjectWords(rest).length) rest = q.slice(m.index, m.index + m[0].length);
     break;
   }
+  // no family's words, but the question asks where something is, or about a file's links: the direction unclear,
+  // `links` answers both directions (what it imports and what imports it)
+  if (family === 'search') {
+    const links: [Family, RegExp] = [
+      'links',
+      /\b(?:imports?|imported|importing|importers?|depends?|depended|dependenc(?:y|ies)|dependents?|deps|uses?|used|using|usages?|users?|callers?|consumers?|requires?|required|pulls?|loads?|loaded|needs?|needed|rel(?:y|ies|ied|ying)|links?|linked|references?|referenced|edges?)\b/,
+    ];
+    const where: [Family, RegExp] = ['definition', /\b(?:defined|declared|declares?|defines?|defining|implemented|implements|located?|locate|location|lives?|find|definition|declaration|source|where|point me|look ?up|jump|open|which file|what file)\b/];
+    // a question that names a file asks about the file (its links) before where a name is
+    const fallback = subjectWords(q).some((w) => w.includes('/') || /\.[cm]?[jt]sx?$/i.test(w)) ? [links, where] : [where, links];
+    for (const [f, re] of fallback) {
+      const m = re.exec(lower);
+      if (!m) continue;
+      family = f;
+      matched = m[0];
+      rest = (q.slice(0, m.index) + ' ' + q.slice(m.index + m[0].length)).trim();
+      break;
+    }
+  }
   // "architecture of src/db" is about one area: explain it; "overview of the project" stays architecture
   if (family === 'architecture' && subjectWords(rest).length) family = 'explain';
   let changeType: ChangeType = 'any';
@@ -99,6 +121,6 @@ export function classify(query: string): Classified {
 export function subjectWords(text: string): string[] {
   return text
     .split(/[\s,;?!()"]+/)
-    .map((w) => w.replace(/^[`'"]+|[`'".:]+$/g, '').replace(/\(\)$/, ''))
+    .map((w) => w.replace(/^[`'"]+|[`'".:]+$/g, '').replace(/\(\)$/, '').replace(/'s$/, ''))
     .filter((w) => w.length >= 2 && !FILLER.has(w.toLowerCase()));
 }

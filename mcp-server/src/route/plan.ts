@@ -27,7 +27,7 @@ export interface Plan {
 }
 
 /** Families whose subject is a file or a symbol of the code. */
-const CODE_FAMILIES: ReadonlySet<Family> = new Set(['dependents', 'impact', 'explain', 'definition', 'imports']);
+const CODE_FAMILIES: ReadonlySet<Family> = new Set(['dependents', 'impact', 'explain', 'definition', 'imports', 'links']);
 
 export interface PlanContext {
   /** the intel reader, or why there is none (code families then say so) */
@@ -54,8 +54,10 @@ function codeStep(family: Family, c: Classified, file: unknown, symbol: string |
       return { ...base, tool: 'blast_radius', args: { ...fileArg, ...(symbol ? { symbol } : {}), change_type: c.changeType }, why: 'dependents by depth, tests, risk' };
     case 'definition':
       return symbol
-        ? { ...base, tool: 'verify_artifact', args: { must_exist: symbol, check_type: 'export' }, why: `every file:line exporting ${symbol}` }
+        ? { ...base, tool: 'verify_artifact', args: { must_exist: symbol, check_type: 'definition' }, why: `where ${symbol} is declared (file:line), then export-only bindings and re-exports` }
         : { ...base, tool: 'file_context', args: fileArg, pick: ['path', 'type', 'purpose', 'exports'], why: 'the file, its purpose and exports' };
+    case 'links':
+      return { ...base, tool: 'file_context', args: fileArg, pick: ['path', 'dependencies', 'dependents', 'packages'], why: 'both directions: the project files it imports and the files importing it' };
     case 'imports':
       return { ...base, tool: 'file_context', args: fileArg, pick: ['path', 'dependencies', 'packages', 'unresolved'], why: 'project files and packages it imports' };
     default:
@@ -80,7 +82,10 @@ function planCode(family: Family, c: Classified, ctx: PlanContext, notes: string
     const search: PlanStep = { id: 'search', tool: 'query_intel', args: { query: subject.words, max_results: 5, include_purposes: false }, pick: ['total', 'results'], why: 'find the files the words name' };
     return { subject, steps: [search, codeStep(family, c, null, null, { step: 'search', field: 'results.0.path', as: 'file' })] };
   }
-  return { subject, steps: [codeStep(family, c, best.path, best.symbol)] };
+  // blast_radius follows an export by name; a declaration exported otherwise (`module.exports = X`) is the whole file
+  const node = ctx.reader.nodes.get(ctx.reader.byPath.get(best.path) ?? '');
+  const exported = best.symbol && node?.exports.some((e) => e.name === best.symbol) ? best.symbol : null;
+  return { subject, steps: [codeStep(family, c, best.path, family === 'definition' ? best.symbol : exported)] };
 }
 
 /** Builds the plan of a question. */
@@ -92,16 +97,16 @@ export function planQuestion(query: string, ctx: PlanContext): Plan {
   let family = c.family;
   const area = subjectWords(c.rest).join(' ');
   if (CODE_FAMILIES.has(family)) ({ subject, steps } = planCode(family, c, ctx, notes));
-  else if (family === 'hotspots') steps = [{ id: 'hotspots', tool: 'hotspots', args: { limit: 10 }, why: 'files ranked by dependents' }];
+  else if (family === 'hotspots') steps = [{ id: 'hotspots', tool: 'hotspots', args: {}, why: 'files ranked by dependents' }];
   else if (family === 'architecture') {
     steps = [
-      { id: 'hotspots', tool: 'hotspots', args: { limit: 8 }, why: 'the most depended-on files' },
+      { id: 'hotspots', tool: 'hotspots', args: {}, why: 'the most depended-on files' },
       { id: 'areas', tool: 'codebase_patterns', args: { query: '', include_examples: false }, why: 'project conventions and the largest folders' },
     ];
   } else if (family === 'conventions') steps = [{ id: 'patterns', tool: 'codebase_patterns', args: { query: area }, why: area ? `conventions of the folders matching "${area}"` : 'project-wide conventions' }];
   else if (family === 'phase_files') {
     const args = c.phase ? { phase: c.phase } : { phase_goal: area || query };
-    steps = [{ id: 'files', tool: 'phase_relevant_files', args: { ...args, max_results: 10 }, why: c.phase ? `files for ROADMAP phase ${c.phase}` : 'files for the goal' }];
+    steps = [{ id: 'files', tool: 'phase_relevant_files', args, why: c.phase ? `files for ROADMAP phase ${c.phase}` : 'files for the goal' }];
   } else if (family === 'status') {
     if (c.board && ctx.has('dash')) steps.push({ id: 'dash', tool: 'dash', args: { format: 'json' }, why: 'the dashboard: phase, progress, requirements, leases' });
     if (c.board === 'leases' && ctx.has('lease')) steps.push({ id: 'leases', tool: 'lease', args: { action: 'list' }, why: 'active leases' });
@@ -114,12 +119,12 @@ export function planQuestion(query: string, ctx: PlanContext): Plan {
         steps.push({ id: 'requirements', tool: 'requirement_status', args: {}, why: 'requirements by state' });
       }
     }
-  } else if (family === 'similar_work') steps = [{ id: 'similar', tool: 'similar_past_work', args: { current_goal: area || query, max_results: 5 }, why: 'past phases, plans and summaries like it' }];
+  } else if (family === 'similar_work') steps = [{ id: 'similar', tool: 'similar_past_work', args: { current_goal: area || query }, why: 'past phases, plans and summaries like it' }];
   if (!steps.length) {
     if (family !== 'search') notes.push(`answered by a search instead of a ${family} plan`);
-    else notes.push('no question family matched: searched the index for the words (families: who imports X, impact of X, explain X, where is X defined, what X imports, hotspots, architecture, conventions, files for a phase, status, similar past work)');
+    else notes.push('no question family matched: searched the index for the words (families: who imports X, impact of X, explain X, where is X defined, what X imports, the links of X, hotspots, architecture, conventions, files for a phase, status, similar past work)');
     const words = subjectWords(query).join(' ') || query;
-    steps = [{ id: 'search', tool: 'query_intel', args: { query: words.slice(0, 500), max_results: 8 }, why: 'keyword search over paths, exports and purposes' }];
+    steps = [{ id: 'search', tool: 'query_intel', args: { query: words.slice(0, 500) }, why: 'keyword search over paths, exports and purposes' }];
   }
   for (const s of steps) if (!ctx.has(s.tool)) notes.push(`${s.tool} is not registered on this server: its step will fail`);
   return { family, matched: c.matched, subject, steps, notes };

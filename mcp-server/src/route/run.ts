@@ -3,6 +3,7 @@
  * a client would make, checks and audit included. A step that fails is reported; a step that needs it (`use`) is
  * reported as skipped; every other step still runs. A tool that is not registered is a failed step, not a crash.
  */
+import { MAX_MAX_TOKENS } from '../budget.js';
 import type { Project, ToolHandler } from '../context.js';
 import type { Plan, PlanStep } from './plan.js';
 
@@ -26,7 +27,7 @@ function at(value: unknown, field: string): unknown {
 function pick(data: Record<string, unknown>, fields: string[] | undefined): Record<string, unknown> {
   if (!fields) return data;
   const out: Record<string, unknown> = {};
-  for (const f of [...fields, 'truncated', 'budget']) if (f in data) out[f] = data[f];
+  for (const f of [...fields, 'truncated']) if (f in data) out[f] = data[f];
   return out;
 }
 
@@ -40,7 +41,9 @@ export async function runPlan(plan: Plan, project: Project, handlers: ReadonlyMa
 
 async function runStep(step: PlanStep, done: ReadonlyMap<string, StepResult>, project: Project, handlers: ReadonlyMap<string, ToolHandler>, share: number): Promise<StepResult> {
   const base = { id: step.id, tool: step.tool };
-  const args: Record<string, unknown> = { ...step.args, max_tokens: share };
+  // a step whose answer route picks fields from is asked whole (up to the largest budget): the fields it drops must not
+  // take the room of the ones it keeps; route's own budget then cuts the picked answer (define.ts)
+  const args: Record<string, unknown> = { ...step.args, max_tokens: step.pick ? MAX_MAX_TOKENS : share };
   if (step.use) {
     const dep = done.get(step.use.step);
     if (!dep?.ok) return { ...base, ok: false, error: `skipped: it needs step "${step.use.step}", which failed` };

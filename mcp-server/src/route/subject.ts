@@ -4,7 +4,7 @@
  * own search over paths, exported symbols and purposes. Every candidate says why it matched; the best comes first.
  */
 import path from 'node:path';
-import { dependentCounts, searchIntel, type IntelReader } from '../../../engine/src/index.js';
+import { definitions, dependentCounts, searchIntel, type DefinitionHow, type IntelReader } from '../../../engine/src/index.js';
 import { subjectWords } from './families.js';
 
 export interface Candidate {
@@ -24,9 +24,12 @@ export interface Subject {
 }
 
 interface NameIndex {
-  exports: Map<string, Array<{ id: string; name: string; kind: string; line: number }>>;
   stems: Map<string, string[]>;
 }
+
+/** a declaration is the definition; an export-only binding comes next, an import's local binding and a re-export last */
+const HOW_SCORE: Record<DefinitionHow, number> = { declaration: 8, export: 4, 'import-binding': -8, reexport: -10 };
+const WHY: Record<DefinitionHow, string> = { declaration: 'declares', export: 'exports', 'import-binding': 'imports', reexport: 're-exports' };
 
 const CODE_EXT = /\.(?:[cm]?[jt]sx?|d\.ts)$/i;
 
@@ -36,20 +39,12 @@ function stemOf(p: string): string {
 
 function nameIndex(reader: IntelReader): NameIndex {
   return reader.memo('route-names', () => {
-    const exports = new Map<string, Array<{ id: string; name: string; kind: string; line: number }>>();
     const stems = new Map<string, string[]>();
     for (const n of reader.nodes.values()) {
-      for (const e of n.exports) {
-        if (e.name === 'default') continue;
-        const k = e.name.toLowerCase();
-        const list = exports.get(k) ?? [];
-        list.push({ id: n.id, name: e.name, kind: e.kind, line: e.line });
-        exports.set(k, list);
-      }
       const s = stemOf(n.path);
       stems.set(s, [...(stems.get(s) ?? []), n.id]);
     }
-    return { exports, stems };
+    return { stems };
   });
 }
 
@@ -86,11 +81,10 @@ export function resolveSubject(reader: IntelReader, text: string, limit = 5): Su
   if (found.size) how = 'path';
   else {
     for (const w of words.filter(looksLikeIdentifier)) {
-      for (const e of idx.exports.get(w.toLowerCase()) ?? []) {
-        const declared = e.kind !== 'reexport';
-        const exact = e.name === w;
-        const score = (exact ? 85 : 75) + (declared ? 5 : -10) + Math.min(4, dependentCounts(reader, e.id).direct / 10);
-        add(e.id, e.name, `${declared ? 'declares' : 're-exports'} export ${e.name} (${e.kind}, line ${e.line})`, score);
+      // a declaration (any language's top-level symbols) is the definition; an export-only binding comes next, a re-export last
+      for (const d of definitions(reader, w, { folded: true })) {
+        const score = (d.name === w ? 85 : 75) + HOW_SCORE[d.how] + (d.exported ? 1 : 0) + Math.min(4, dependentCounts(reader, d.id).direct / 10) / 2;
+        add(d.id, d.name, `${WHY[d.how]} ${d.kind} ${d.name} (line ${d.line})`, score);
       }
     }
     if (found.size) how = 'symbol';

@@ -11,7 +11,6 @@ export const CHANGE_TYPES = ['any', 'signature_change', 'behavior_change', 'dele
 const RISKS = ['none', 'unknown', 'low', 'medium', 'high', 'critical'] as const;
 type Risk = (typeof RISKS)[number];
 /** paths listed across all depths; the counts stay exact */
-const PATH_BUDGET = 40;
 
 export const blastRadiusInput = {
   file: z.string().min(1).max(4096).describe('path or entity id'),
@@ -65,12 +64,8 @@ export function computeBlastRadius(project: Project, reader: IntelReader, args: 
   const crit = critical(reader);
   const criticalFiles = all.map((f) => ({ path: f.path, why: crit.why(f) })).filter((f) => f.why.length);
   const tests = all.filter((f) => f.type === 'test').map((f) => f.path);
-  let budget = PATH_BUDGET;
-  const byDepth = r.byDepth.map((l) => {
-    const take = Math.min(l.files.length, Math.max(5, budget));
-    budget -= take;
-    return { depth: l.depth, total: l.files.length, truncated: take < l.files.length, files: l.files.slice(0, take).map((f) => f.path) };
-  });
+  // every level whole: the answer's token budget cuts the deepest, largest lists first (budget.ts)
+  const byDepth = r.byDepth.map((l) => ({ depth: l.depth, total: l.files.length, truncated: false, files: l.files.map((f) => f.path) }));
   let risk: Risk;
   let reason: string;
   const direct = r.byDepth[0]?.files.length ?? 0;
@@ -94,8 +89,8 @@ export function computeBlastRadius(project: Project, reader: IntelReader, args: 
     total: r.total,
     beyond_max_depth: r.truncated,
     by_depth: byDepth,
-    tests: cap(tests, 15),
-    critical: cap(criticalFiles, 10),
+    tests: cap(tests),
+    critical: cap(criticalFiles),
     risk,
     reason,
     recommendation,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { folderConventions, searchIntel } from '../../../engine/src/index.js';
 import { listItems, plain } from '../adapters/markdown.js';
 import type { ServerContext } from '../context.js';
-import { cap, cappedSchema } from '../result.js';
+import { cappedSchema, withinBudget } from '../result.js';
 import { excerpt } from '../views.js';
 import { defineTool } from './define.js';
 
@@ -30,7 +30,7 @@ export function registerCodebasePatternsTool(server: McpServer, ctx: ServerConte
         'matching folders',
       ),
     },
-    async run(project, args) {
+    async run(project, args, call) {
       const reader = await project.intel.open();
       const summary = project.intel.summary();
       const global = listItems(summary?.conventions ?? '')
@@ -44,13 +44,10 @@ export function registerCodebasePatternsTool(server: McpServer, ctx: ServerConte
         byFolder.set(f, [...(byFolder.get(f) ?? []), p]);
       }
       const folders = [...byFolder.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
-      const areas = cap(folders, 3);
       return {
         project: global,
         areas: {
-          total: areas.total,
-          truncated: areas.truncated,
-          items: areas.items.map(([folder, files]) => {
+          ...withinBudget(folders, call.maxTokens, ([folder, files]) => {
             const conv = folderConventions(reader, folder);
             const examples = args.include_examples
               ? files

@@ -9,10 +9,10 @@ import { activeLeases } from '../../../engine/src/index.js';
 import { requirementState } from '../adapters/requirements.js';
 import type { Project, ServerContext } from '../context.js';
 import { currentPhase, intelFreshness, roadmapOrEmpty, stateOrProblem } from '../planning-views.js';
-import { clip } from '../result.js';
+import { clip, SAFETY_CAP } from '../result.js';
 import { defineTool } from './define.js';
 
-const MAX_ROWS = 20;
+const MAX_ROWS = SAFETY_CAP;
 
 export async function dashboard(project: Project, now = Date.now()) {
   const phases = roadmapOrEmpty(project);
@@ -30,7 +30,7 @@ export async function dashboard(project: Project, now = Date.now()) {
     reqProblem = (error as Error).message;
   }
   const { state, problem } = await stateOrProblem(project);
-  const leases = activeLeases(state, now).map((l) => ({ id: l.id, task: l.taskId, scope: l.scope.slice(0, 5), holder: l.holder, expires: l.expiresAt }));
+  const leases = activeLeases(state, now).map((l) => ({ id: l.id, task: l.taskId, scope: l.scope, holder: l.holder, expires: l.expiresAt }));
   const queue = state.queue.filter((i) => i.status === 'pending').sort((a, b) => a.order - b.order).map((i) => ({ id: i.id, intent: i.intent, agent: i.agent, stage: i.stage, order: i.order }));
   const skills = Object.values(state.skills).map((s) => ({ id: s.id, agents: Object.entries(state.bindings).filter(([, ids]) => ids.includes(s.id)).map(([a]) => a) }));
   const intel = await intelFreshness(project, now);

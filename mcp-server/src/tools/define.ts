@@ -23,6 +23,8 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   alwaysLoad?: boolean;
   /** the answer budget when the call gives no max_tokens (default DEFAULT_MAX_TOKENS) */
   maxTokens?: number;
+  /** how to ask for less when the whole answer is over the largest budget (budget.rest), e.g. 'max_depth: 1' */
+  narrower?: string;
   input: I;
   output: O;
   run: (project: Project, args: z.infer<z.ZodObject<I>>, call: CallInfo) => Promise<z.infer<z.ZodObject<O>>> | z.infer<z.ZodObject<O>>;
@@ -68,7 +70,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
       if (wait !== null) throw new PolicyError(`rate limit of ${spec.name} reached for this session; retry in ${wait} s`, 'See "mcp.rateLimitPerMinute" in .planning/config.json or the GSD config.json.', 'rate', wait);
       const maxTokens = max_tokens ?? spec.maxTokens ?? DEFAULT_MAX_TOKENS;
       const out = (await spec.run(project, rest as z.infer<z.ZodObject<I>>, { maxTokens, sessionId })) as Record<string, unknown>;
-      let shaped = fitToBudget(out, maxTokens);
+      let shaped = fitToBudget(out, maxTokens, { tool: spec.name, narrower: spec.narrower });
       if (shaped.truncated && !outputObject.safeParse(shaped.value).success) {
         logError(`${spec.name}: the answer shaped to ${maxTokens} tokens broke the output shape; sent whole`);
         shaped = { value: out, truncated: false, tokens: 0 };

@@ -11,7 +11,7 @@ import { contentWords, findSection, listItems, parseDoc, plain, readText, sectio
 import { requirementState } from '../adapters/requirements.js';
 import type { Project, ServerContext } from '../context.js';
 import { phaseFolder, roadmapPhase } from '../planning-files.js';
-import { clip } from '../result.js';
+import { clip, SAFETY_CAP } from '../result.js';
 import { defineTool } from './define.js';
 import { phaseGoalText, relevantFiles } from './phase-relevant-files.js';
 import { rankPastWork } from './similar-past-work.js';
@@ -98,14 +98,14 @@ export function registerDiscussTool(server: McpServer, ctx: ServerContext) {
       const byTopic = <T extends string>(list: T[]) => (q.length ? [...list].sort((a, b) => similarity(q, contentWords(b)) - similarity(q, contentWords(a))) : list);
       let files: Array<{ path: string; purpose: string }> = [];
       try {
-        files = (await relevantFiles(project, topic ? `${topic} ${goal}` : goal, { exclude: p.number, limit: 10, purposes: true, blast: false })).files.map((f) => ({ path: f.path, purpose: f.purpose ?? '' }));
+        files = (await relevantFiles(project, topic ? `${topic} ${goal}` : goal, { exclude: p.number, limit: SAFETY_CAP, purposes: true, blast: false })).files.map((f) => ({ path: f.path, purpose: f.purpose ?? '' }));
       } catch (error) {
         questions.push(`No codebase intelligence to ground this in (${(error as Error).message}).`);
       }
       return {
         phase: { number: p.number, name: p.name, goal: p.goal, success_criteria: p.successCriteria, requirements: reqs, context_file: context.file },
-        questions: byTopic([...new Set(questions)]).slice(0, 15).map((x) => clip(x, 240)),
-        decisions: byTopic([...new Set(decisions)]).slice(0, 15).map((x) => clip(x, 240)),
+        questions: byTopic([...new Set(questions)]).map((x) => clip(x, 240)),
+        decisions: byTopic([...new Set(decisions)]).map((x) => clip(x, 240)),
         files,
       };
     },

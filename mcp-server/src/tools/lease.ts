@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { leaseStatus, loadLeaseIssuer, readPlanningConfig, renewLease, returnLease, type Lease } from '../../../engine/src/index.js';
 import type { ServerContext } from '../context.js';
 import { answer, holderOf, indexedFiles, planning, PLANNING_OUTPUT, sessionOf, stateStore, WRITES_ADDITIVE } from '../planning.js';
-import { ToolInputError } from '../result.js';
+import { ToolInputError, SAFETY_CAP } from '../result.js';
 import { defineTool } from './define.js';
 
-const LIST_CAP = 50;
+
 
 const leaseShape = z.object({
   id: z.string().describe('lease id'),
@@ -89,7 +89,7 @@ export function registerLeaseTool(server: McpServer, ctx: ServerContext) {
             const views = state.leases.map((l) => view(l, now));
             const active = views.filter((l) => l.status === 'active');
             const ended = views.filter((l) => l.status !== 'active').reverse();
-            return answer({ total: views.length, active: active.length, truncated: views.length > LIST_CAP, leases: [...active, ...ended].slice(0, LIST_CAP) }, config.problem, notice);
+            return answer({ total: views.length, active: active.length, truncated: views.length > SAFETY_CAP, leases: [...active, ...ended].slice(0, SAFETY_CAP) }, config.problem, notice);
           }
         }
       }),

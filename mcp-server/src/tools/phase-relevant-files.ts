@@ -5,7 +5,7 @@ import { contentWords } from '../adapters/markdown.js';
 import { requirementState } from '../adapters/requirements.js';
 import { normalizePhase } from '../adapters/roadmap.js';
 import type { Project, ServerContext } from '../context.js';
-import { clip, ToolInputError } from '../result.js';
+import { clip, SAFETY_CAP, ToolInputError } from '../result.js';
 import { defineTool } from './define.js';
 import { rankPastWork } from './similar-past-work.js';
 
@@ -85,7 +85,7 @@ export function registerPhaseRelevantFilesTool(server: McpServer, ctx: ServerCon
       phase: z.string().max(20).optional().describe('ROADMAP phase number, e.g. 2'),
       include_purposes: z.boolean().default(true).describe('with purposes'),
       include_blast_radius: z.boolean().default(false).describe('with dependent counts'),
-      max_results: z.number().int().min(1).max(50).default(15).describe('files to return'),
+      max_results: z.number().int().min(1).max(SAFETY_CAP).optional().describe('default: all the budget holds'),
     },
     output: {
       goal: z.string().describe('goal text used'),
@@ -110,7 +110,7 @@ export function registerPhaseRelevantFilesTool(server: McpServer, ctx: ServerCon
       const goal = args.phase_goal?.trim() || phaseGoalText(project, args.phase!);
       const r = await relevantFiles(project, goal, {
         exclude: args.phase ? normalizePhase(args.phase) : undefined,
-        limit: args.max_results,
+        limit: args.max_results ?? SAFETY_CAP,
         purposes: args.include_purposes,
         blast: args.include_blast_radius,
       });

@@ -80,9 +80,9 @@ export function registerPhaseStatusTool(server: McpServer, ctx: ServerContext) {
       const r = phaseReport(project, args.phase);
       const detail = r.rows.find((x) => x.phase === r.current) ?? null;
       const stateFields: Record<string, string> = {};
-      for (const [k, v] of Object.entries(r.state?.fields ?? {}).slice(0, 8)) stateFields[k] = clip(v, 160);
-      for (const [k, v] of Object.entries(r.state?.frontmatter ?? {}).slice(0, 8)) if ((typeof v !== 'object' || v === null) && !(k in stateFields)) stateFields[k] = clip(String(v), 160);
-      const all = cap(r.rows.map(({ requirements: _r, success_criteria: _s, dir: _d, ...row }) => row), 30);
+      for (const [k, v] of Object.entries(r.state?.fields ?? {})) stateFields[k] = clip(v, 160);
+      for (const [k, v] of Object.entries(r.state?.frontmatter ?? {})) if ((typeof v !== 'object' || v === null) && !(k in stateFields)) stateFields[k] = clip(String(v), 160);
+      const all = cap(r.rows.map(({ requirements: _r, success_criteria: _s, dir: _d, ...row }) => row));
       return { current_phase: r.current, state: stateFields, detail, phases: all, missing: r.missing };
     },
   });

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dependentCounts, searchIntel, type FileType } from '../../../engine/src/index.js';
 import type { ServerContext } from '../context.js';
-import { clip } from '../result.js';
+import { clip, SAFETY_CAP, withinBudget } from '../result.js';
 import { defineTool } from './define.js';
 
 export const FILE_TYPES = ['source', 'test', 'types', 'config', 'script'] as const;
@@ -13,7 +13,7 @@ export function registerQueryIntelTool(server: McpServer, ctx: ServerContext) {
     input: {
       query: z.string().min(1).max(500).describe('keywords, e.g. "parse config"'),
       type_filter: z.enum(FILE_TYPES).optional().describe('file type'),
-      max_results: z.number().int().min(1).max(50).default(10).describe('results to return'),
+      max_results: z.number().int().min(1).max(SAFETY_CAP).optional().describe('default: all the budget holds'),
       include_purposes: z.boolean().default(true).describe('with purposes'),
       include_blast_radius: z.boolean().default(false).describe('with direct dependents'),
     },
@@ -36,29 +36,25 @@ export function registerQueryIntelTool(server: McpServer, ctx: ServerContext) {
         )
         .describe('ranked files'),
     },
-    async run(project, args) {
+    async run(project, args, call) {
       const reader = await project.intel.open();
-      const r = searchIntel(reader, args.query, { limit: args.max_results, type: (args.type_filter ?? null) as FileType | null });
-      return {
-        query: args.query,
-        total: r.total,
-        truncated: r.truncated,
-        results: r.results.map((h) => {
+      const r = searchIntel(reader, args.query, { limit: args.max_results ?? SAFETY_CAP, type: (args.type_filter ?? null) as FileType | null });
+      const listed = withinBudget(r.results, call.maxTokens, (h) => {
           const node = reader.nodes.get(h.id)!;
           return {
             path: h.path,
             type: h.type,
             score: h.score,
             matches: h.matches,
-            exports: node.exports.slice(0, 8).map((e) => e.name),
+            exports: node.exports.map((e) => e.name),
             ...(args.include_purposes ? { purpose: clip(h.purpose, 160) } : {}),
             dependents: dependentCounts(reader, h.id),
             ...(args.include_blast_radius
-              ? { direct_dependents: [...new Set((reader.in.get(h.id) ?? []).map((e) => reader.nodes.get(e.source)!.path))].sort().slice(0, 5) }
+              ? { direct_dependents: [...new Set((reader.in.get(h.id) ?? []).map((e) => reader.nodes.get(e.source)!.path))].sort() }
               : {}),
           };
-        }),
-      };
+        });
+      return { query: args.query, total: r.total, truncated: r.truncated || listed.truncated, results: listed.items };
     },
   });
 }

@@ -23,8 +23,8 @@ export function requirementReport(project: Project, id?: string) {
       checked: r.checked,
       phase: r.phase,
       traced_status: r.tracedStatus,
-      plans: plans.slice(0, 5),
-      summaries: done.slice(0, 5),
+      plans,
+      summaries: done,
       verification: phaseDir?.verification ? `${phaseDir.verification.status}${phaseDir.verification.score ? ` (${phaseDir.verification.score})` : ''}` : null,
     };
   });
@@ -68,7 +68,7 @@ export function registerRequirementStatusTool(server: McpServer, ctx: ServerCont
     run(project, args) {
       const { rows, selected } = requirementReport(project, args.requirement_id);
       const counts = Object.fromEntries(STATES.map((s) => [s, rows.filter((r) => r.state === s).length])) as Record<(typeof STATES)[number], number>;
-      const c = cap(selected, 40);
+      const c = cap(selected);
       return { counts, total: c.total, truncated: c.truncated, requirements: c.items };
     },
   });

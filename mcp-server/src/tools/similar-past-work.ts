@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { contentWords, similarity } from '../adapters/markdown.js';
 import type { Project, ServerContext } from '../context.js';
-import { cap, clip, MissingDocumentError } from '../result.js';
+import { cap, clip, MissingDocumentError, SAFETY_CAP } from '../result.js';
 import { HINTS } from '../texts.js';
 import { defineTool } from './define.js';
 
@@ -67,7 +67,7 @@ export function registerSimilarPastWorkTool(server: McpServer, ctx: ServerContex
     name: 'similar_past_work',
     input: {
       current_goal: z.string().min(1).max(2000).describe('what you are about to do'),
-      max_results: z.number().int().min(1).max(20).default(5).describe('items to return'),
+      max_results: z.number().int().min(1).max(SAFETY_CAP).optional().describe('default: all the budget holds'),
     },
     output: {
       total: z.number().describe('matching items'),
@@ -80,15 +80,15 @@ export function registerSimilarPastWorkTool(server: McpServer, ctx: ServerContex
             file: z.string().describe('document'),
             title: z.string().describe('title'),
             score: z.number().describe('similarity 0-1'),
-            decisions: z.array(z.string()).describe('decisions (first 5)'),
-            lessons: z.array(z.string()).describe('deviations, issues, lessons (first 5)'),
-            files: z.array(z.string()).describe('files touched (first 10)'),
+            decisions: z.array(z.string()).describe('decisions'),
+            lessons: z.array(z.string()).describe('deviations, issues, lessons'),
+            files: z.array(z.string()).describe('files touched'),
           }),
         )
         .describe('most similar first'),
     },
     run(project, args) {
-      const ranked = cap(rankPastWork(project, args.current_goal), args.max_results);
+      const ranked = cap(rankPastWork(project, args.current_goal), args.max_results ?? SAFETY_CAP);
       return {
         total: ranked.total,
         truncated: ranked.truncated,
@@ -98,9 +98,9 @@ export function registerSimilarPastWorkTool(server: McpServer, ctx: ServerContex
           file: w.file,
           title: clip(w.title, 200),
           score: w.score,
-          decisions: w.decisions.slice(0, 5).map((d) => clip(d, 200)),
-          lessons: w.lessons.slice(0, 5).map((d) => clip(d, 200)),
-          files: w.files.slice(0, 10),
+          decisions: w.decisions.map((d) => clip(d, 200)),
+          lessons: w.lessons.map((d) => clip(d, 200)),
+          files: w.files,
         })),
       };
     },

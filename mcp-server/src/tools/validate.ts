@@ -39,7 +39,7 @@ export function registerValidateTool(server: McpServer, ctx: ServerContext) {
     run(_project, args) {
       if (args.content.includes('\0')) throw new ToolInputError('content contains a NUL byte', 'Pass the Markdown text of the document.');
       const r = validateDoc(args.content, args.type);
-      return { valid: r.valid, missing: cap(r.missing, 40) };
+      return { valid: r.valid, missing: cap(r.missing) };
     },
   });
 }

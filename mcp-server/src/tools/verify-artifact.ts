@@ -1,15 +1,22 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import type { IntelReader } from '../../../engine/src/index.js';
+import { definitions, type Definition, type IntelReader } from '../../../engine/src/index.js';
 import type { Project, ServerContext } from '../context.js';
 import { cap, clip, ToolInputError } from '../result.js';
 import { resolveInside } from '../security.js';
 import { lookupFile, readSource } from '../views.js';
 import { defineTool } from './define.js';
 
-export const ARTIFACT_TYPES = ['file', 'export', 'function', 'component', 'endpoint', 'test'] as const;
+export const ARTIFACT_TYPES = ['file', 'definition', 'export', 'function', 'component', 'endpoint', 'test'] as const;
 type Loc = { path: string; line: number; detail: string };
+
+const DETAIL: Record<Definition['how'], (d: Definition) => string> = {
+  declaration: (d) => `${d.exported ? 'exported ' : ''}${d.kind} declaration`,
+  export: (d) => `export (${d.kind})`,
+  'import-binding': (d) => `${d.kind} bound to an import`,
+  reexport: () => 're-export',
+};
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -77,6 +84,7 @@ export function findArtifact(project: Project, reader: IntelReader, value: strin
   }
   const { name, only } = split(project, reader, value);
   if (!/^[\p{L}\p{N}_$]+$/u.test(name)) throw new ToolInputError(`${type}: "${name}" is not an identifier`, 'Pass a name like createUser, or file:name.');
+  if (type === 'definition') return { locations: definitions(reader, name, { only }).map((d) => ({ path: d.path, line: d.line, detail: DETAIL[d.how](d) })), note: 'declarations first (exported, then local), then export-only bindings, then re-exports' };
   if (type === 'export') {
     const locs: Loc[] = [];
     for (const n of reader.nodes.values()) {
@@ -111,7 +119,7 @@ export function registerVerifyArtifactTool(server: McpServer, ctx: ServerContext
     async run(project, args) {
       const reader = await project.intel.open();
       const r = findArtifact(project, reader, args.must_exist, args.check_type);
-      const c = cap(r.locations, 20);
+      const c = cap(r.locations);
       return { must_exist: args.must_exist, exists: c.total > 0, total: c.total, truncated: c.truncated, locations: c.items, note: r.note };
     },
   });

@@ -61,8 +61,8 @@ export function registerVerifyBehaviorTool(server: McpServer, ctx: ServerContext
         must_have: args.must_have,
         status: r.status,
         terms: r.words.slice(0, 12),
-        tests: cap(r.tests, 10),
-        code: cap(r.code, 10),
+        tests: cap(r.tests),
+        code: cap(r.code),
         note: 'Lexical evidence only (names of tests and code); nothing was run. Read the locations to confirm.',
       };
     },

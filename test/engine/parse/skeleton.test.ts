@@ -181,6 +181,34 @@ describe('skeletonOf: what babel reads', () => {
     assert.deepEqual(parseSource('src/x.js', cases[5][1]).imports.map((i) => i.specifier), ['./b']);
   });
 
+  it('ends a statement at a line break where a type ends it: `as const`, `a.as`, `B<C>`, `void`, `let a: Map<K, V>`', () => {
+    const source = [
+      'const proto = {',
+      '  pipe() { return 1 },',
+      '} as const',
+      'export const isA = (u: unknown): u is A => true',
+      'export const b: { (x: number): number } = internal.as',
+      'export const c = 1',
+      'type MaybeReturn<F> = F extends () => infer R ? R : NonNullable<F>',
+      '',
+      'type Values<X extends [any, any]> = X extends [infer A, infer I]',
+      '  ? Exclude<keyof A, I>',
+      '  : never',
+      'export type Task = () => void',
+      '',
+      'export interface Scheduler { run(task: Task): void }',
+      'let store: Map<unknown, any>',
+      '',
+      'export const value = <A>(id: unknown, f: () => A): A => f()',
+      'const nil = Object.create(null) as List<never>',
+      'export const isList = (u: unknown) => u === nil',
+      '',
+    ].join('\n');
+    assertSameFacts('src/x.ts', source);
+    const names = parseSource('src/x.ts', source).symbols.map((s) => s.name);
+    for (const n of ['isA', 'b', 'c', 'Values', 'Scheduler', 'value', 'isList']) assert.ok(names.includes(n), n);
+  });
+
   it('gives the same facts as a whole-file parse for every fixture and every source file of this repository', () => {
     const files = [...sourcesUnder(path.join(repoRoot, 'test')), ...['engine', 'installer', 'hooks', 'mcp-server', 'scripts', 'bench'].flatMap((d) => sourcesUnder(path.join(repoRoot, d)))];
     assert.ok(files.length > 300, `found ${files.length} files`);
