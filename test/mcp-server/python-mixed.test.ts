@@ -59,6 +59,6 @@ describe('mcp server on a mixed Python + TypeScript project', () => {
     const a = await f.s.ok<Answer>('route', { query: 'where is LineItem defined?' });
     assert.equal(a.family, 'definition');
     const locations = a.results.find((r: Answer) => r.id === 'answer').data.locations;
-    assert.deepEqual(locations.find((l: Answer) => l.path === 'backend/src/shop/models.py'), { path: 'backend/src/shop/models.py', line: 6, detail: 'export class' });
+    assert.deepEqual(locations.find((l: Answer) => l.path === 'backend/src/shop/models.py'), { path: 'backend/src/shop/models.py', line: 6, detail: 'exported class declaration' });
   });
 });
