@@ -108,6 +108,6 @@ describe('install --global with the real claude CLI (end to end, offline)', () =
     assert.deepEqual(readFileSync(settingsFile), settingsBefore, 'settings.json byte-identical');
     const after = await run(BIN, ['mcp', 'list'], root, env, 60_000);
     assert.doesNotMatch(after.stdout, /gsd:/);
-    assert.ok(!existsSync(path.join(home, '.claude', 'get-shit-done')));
+    assert.ok(!existsSync(path.join(home, '.claude', 'gsdcc')));
   });
 });
