@@ -305,6 +305,7 @@ async function install(c: Choices): Promise<number> {
           }
         },
       );
+      if (!c.dryRun) out(`  moved our ${legacyOurs.length} file(s) out of ${legacyDir}/ into ${target.runtimeDir}/; everything else in ${legacyDir}/ stays`);
     }
 
     // ---------------------------------------------------------------- commands and agents
@@ -336,7 +337,7 @@ async function install(c: Choices): Promise<number> {
       const dir = path.join(target.configDir, 'commands', 'gsd');
       for (const rel of listFiles(dir)) {
         const dest = path.join(dir, rel);
-        if (wanted.has(dest) || oldFiles.has(dest)) continue;
+        if (wanted.has(dest) || oldFiles.has(dest) || rel.includes('.gsd-backup-')) continue;
         const before = readFileSync(dest);
         let backup = '';
         journal.step(`set aside ${dest} (upstream's /gsd: command; put back by uninstall)`, () => {

@@ -40,8 +40,8 @@ export function upstreamManifest(configDir: string): Map<string, string> {
 export function detectUpstream(configDir: string, ours: ReadonlySet<string>, settings?: unknown): UpstreamReport {
   const found: string[] = [];
   const notOurs = (dir: string, pick: (name: string) => boolean) =>
-    entries(dir).filter((e) => pick(e.name) && !ours.has(path.join(dir, e.name))).length;
-  const commands = listFiles(path.join(configDir, 'commands', 'gsd')).filter((f) => !ours.has(path.join(configDir, 'commands', 'gsd', f))).length;
+    entries(dir).filter((e) => pick(e.name) && !e.name.includes('.gsd-backup-') && !ours.has(path.join(dir, e.name))).length;
+  const commands = listFiles(path.join(configDir, 'commands', 'gsd')).filter((f) => !f.includes('.gsd-backup-') && !ours.has(path.join(configDir, 'commands', 'gsd', f))).length;
   if (commands) found.push(`${commands} /gsd: command file(s) in commands/gsd/`);
   const flat = notOurs(path.join(configDir, 'commands'), (n) => n.startsWith('gsd-') && n.endsWith('.md'));
   if (flat) found.push(`${flat} gsd-*.md command(s) in commands/`);
