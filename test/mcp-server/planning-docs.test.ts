@@ -314,7 +314,7 @@ describe('command files and templates are found where each layout puts them', ()
   }
 
   for (const [name, entry, expect] of [
-    ['an install (<config>/get-shit-done/ beside <config>/commands/gsd/)', () => layout('get-shit-done', '.', 'get-shit-done'), 'commands'],
+    ['an install (<config>/gsdcc/ holding its own commands/gsd/ and agents/)', () => layout('gsdcc', 'gsdcc', 'gsdcc'), 'commands'],
     ['the plugin / npm package (<root>/dist/runtime/)', () => layout('dist/runtime', '.', '.'), 'commands'],
     ['a runtime with no assets around it', () => layout('rt', null, null), 'synthetic'],
   ] as const) {

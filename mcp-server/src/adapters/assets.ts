@@ -4,11 +4,12 @@
  *
  * | layout | the server | commands | agents | templates |
  * |---|---|---|---|---|
- * | install (global or local) | `<config>/get-shit-done/mcp-server.js` (+ `chunks/`) | `<config>/commands/gsd/` | `<config>/agents/` | `<config>/get-shit-done/templates/` |
+ * | install (global or local) | `<config>/gsdcc/mcp-server.js` (+ `chunks/`) | `<config>/gsdcc/commands/gsd/` | `<config>/gsdcc/agents/` | `<config>/gsdcc/templates/` |
  * | plugin / npm package | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/commands/gsd/` | `<pkg>/agents/` | `<pkg>/templates/` |
  * | checkout (tsc output) | `<repo>/dist/mcp-server/src/*.js` | `<repo>/commands/gsd/` | `<repo>/agents/` | `<repo>/templates/` |
  *
- * So: walk up from the module's folder; the first folder holding `commands/gsd/` gives commands (and `agents/` beside
+ * (An install keeps its own copy of the commands and agents inside its runtime folder, as installed, so the server never
+ * reads upstream GSD's `<config>/commands/gsd/` one level up.) So: walk up from the module's folder; the first folder holding `commands/gsd/` gives commands (and `agents/` beside
  * it), the first holding `templates/PLAN.md` gives templates. `GSD_ASSETS_DIR` (a folder laid out like the package)
  * is searched first.
  */
