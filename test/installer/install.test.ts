@@ -405,9 +405,12 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     writeFileSync(file, "import { formatMoney } from './lib/money';\nexport const x = formatMoney;\n");
     const hook = path.join(s.config, 'gsdcc', 'hooks', 'post-tool-use.cjs');
     assert.notEqual(hook, HOOKS.postToolUse);
-    // a PATH without node: the worker is started with the absolute node of the hook
-    const run = await runHookProcess(hook, payload.write(root, file, readFileSync(file, 'utf8'), 'create'), { cwd: root, env: { PATH: '/nonexistent', HOME: s.home, CLAUDE_PROJECT_DIR: root } });
-    assert.equal(run.code, 0, run.stderr);
+    // the command line as registered (through its launcher), run by a shell as Claude Code does; a PATH without
+    // node: the worker is started with the absolute node of the hook
+    const command = json(s.settings).hooks.PostToolUse[0].hooks[0].command as string;
+    assert.ok(command.includes(hook));
+    const run = spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload.write(root, file, readFileSync(file, 'utf8'), 'create')), encoding: 'utf8', cwd: root, env: { PATH: '/nonexistent', HOME: s.home, CLAUDE_PROJECT_DIR: root } });
+    assert.equal(run.status, 0, run.stderr);
     await waitForWorkers(root);
     assert.deepEqual(await presence(root, 'src/installed-hook.ts'), everywhere);
   });
