@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { snapshot } from '../helpers/tree-snapshot.js';
 import { cliPath, repoRoot } from '../helpers/paths.js';
 import { LAYOUTS, installUpstream, legacyCleanupCandidates, reinstallUpstream, uninstallUpstream, type Layout } from '../helpers/upstream-gsd.js';
 
@@ -41,21 +42,6 @@ const ok = (h: Home, args: string[]) => {
   assert.equal(r.code, 0, r.all);
   return r;
 };
-
-/** Every file below `dir` with mode and bytes. */
-function snapshot(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (d: string) => {
-    if (!existsSync(d)) return;
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else files.set(path.relative(dir, p), `${statSync(p).mode.toString(8)}:${readFileSync(p, 'base64')}`);
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 const manifestOf = (h: Home) => JSON.parse(readFileSync(path.join(h.runtime, 'manifest.json'), 'utf8'));
 /** Paths (relative to the config folder) our manifest lists. */

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { snapshot } from '../helpers/tree-snapshot.js';
 import { cliPath, repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 import { HOOKS, payload, presence, runHookProcess, waitForWorkers, everywhere } from '../helpers/hooks.js';
@@ -59,21 +60,6 @@ function cli(s: Sandbox, args: string[], env: NodeJS.ProcessEnv = {}) {
     timeout: 120_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, all: `${r.stdout}\n${r.stderr}` };
-}
-
-/** Every file below `dir` with its bytes, to compare trees before and after. */
-function snapshot(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (d: string) => {
-    if (!existsSync(d)) return;
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else files.set(path.relative(dir, p), `${statSync(p).mode.toString(8)}:${readFileSync(p, 'base64')}`);
-    }
-  };
-  walk(dir);
-  return files;
 }
 
 const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
