@@ -235,7 +235,36 @@ describe('beside upstream GSD and the user\'s own files (built CLI, temporary HO
     assert.equal(doctor.code, 1);
     assert.match(doctor.stdout, /the runtime folder .*gsdcc is gone .*hooks stay silent/);
     assert.match(doctor.stdout, /fix: run: npx get-shit-done-cc install --global --yes/);
+    const settingsBefore = readFileSync(path.join(h.config, 'settings.json'), 'utf8');
+    // uninstall without a manifest removes the entries still registered, and nothing else
+    const u = ok(h, ['uninstall', '--global', '--dry-run']);
+    assert.match(u.stdout, /No manifest .*removing the entries of ours still registered/);
+    assert.equal(readFileSync(path.join(h.config, 'settings.json'), 'utf8'), settingsBefore, 'dry run');
+    ok(h, ['uninstall', '--global']);
+    assert.equal(ourHooks(settingsOf(h)), 0, 'our dangling hook entries removed');
+    assert.equal(JSON.parse(readFileSync(path.join(h.home, '.claude.json'), 'utf8')).mcpServers?.gsd, undefined, 'and our MCP entry');
     ok(h, ['install', '--global', '--yes', '--no-mcp']);
     assert.equal(cli(h, ['doctor', '--global', '--no-spawn']).code, 0, 'the one repair command repairs it');
+  });
+
+  it('plugin form beside upstream: install changes nothing, the plugin reaches nothing of the config folder, its hooks stay silent without their files', () => {
+    const h = newHome();
+    installUpstream(h.config, 'skills-1.42');
+    const settings = settingsOf(h);
+    writeFileSync(path.join(h.config, 'settings.json'), JSON.stringify({ ...settings, enabledPlugins: { 'gsd@gsd-marketplace': true } }, null, 2));
+    const before = snapshot(h.home);
+    const r = ok(h, ['install', '--global', '--yes']);
+    assert.match(r.stdout, /The gsd plugin is enabled/);
+    assert.deepEqual(snapshot(h.home), before, 'nothing changed');
+    const hooks = JSON.parse(readFileSync(path.join(repoRoot, 'hooks', 'hooks.json'), 'utf8')).hooks;
+    const mcp = readFileSync(path.join(repoRoot, '.mcp.json'), 'utf8');
+    const commands: string[] = [hooks.PostToolUse[0].hooks[0].command, hooks.SessionStart[0].hooks[0].command];
+    for (const ref of [...commands, mcp].flatMap((t) => t.match(/\$\{CLAUDE_PLUGIN_ROOT\}[^"\\]*/g) ?? [])) assert.match(ref, /^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/runtime\//, 'only files inside the plugin');
+    for (const command of commands) {
+      // Claude Code substitutes ${CLAUDE_PLUGIN_ROOT}; a plugin folder an update removed mid-session must stay silent
+      const run = spawnSync('/bin/sh', ['-c', command.replaceAll('${CLAUDE_PLUGIN_ROOT}', path.join(h.home, 'gone'))], { input: '{}', encoding: 'utf8', env: { PATH: path.dirname(process.execPath) } });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stdout + run.stderr, '');
+    }
   });
 });

@@ -104,7 +104,7 @@ export async function runDoctor(argv: string[]): Promise<number> {
     const entry = mcpRead.kind === 'ok' && isObject(mcpRead.value.mcpServers) ? mcpRead.value.mcpServers[MCP_NAME] : undefined;
     if (read.kind === 'missing' && (hooks.length || isOurMcpEntry(entry))) {
       const what = [hooks.length ? `${hooks.length} hook(s) in ${target.settingsFile}` : '', isOurMcpEntry(entry) ? `the MCP server "${MCP_NAME}" in ${target.mcpFile}` : ''].filter(Boolean).join(' and ');
-      check(false, `the runtime folder ${target.runtimeDir} is gone (removed by another installer${upstream.found.length ? `: ${UPSTREAM_CAUSE}` : ''}, or by an uninstall that did not finish); ${what} are still registered: the hooks stay silent and the MCP server only reports this`, REINSTALL(target));
+      check(false, `the runtime folder ${target.runtimeDir} is gone (removed by another installer${upstream.found.length ? `: ${UPSTREAM_CAUSE}` : ''}, or by an uninstall that did not finish); ${what} are still registered: the hooks stay silent and the MCP server only reports this`, `${REINSTALL(target)} (or, to remove those entries: npx get-shit-done-cc uninstall${target.scope === 'local' ? ' --local' : ''})`);
     } else check(false, read.kind === 'missing' ? `not installed: no ${target.manifestFile}` : `the manifest is unreadable: ${read.reason}`, REINSTALL(target));
     return report(findings);
   }

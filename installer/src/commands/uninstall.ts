@@ -7,12 +7,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import path from 'node:path';
 import { checkFlags, parseArgs } from '../args.js';
 import { ProblemError, UsageError } from '../errors.js';
-import { removeOurHooks } from '../settings/hooks.js';
+import { findOurHooks, removeOurHooks } from '../settings/hooks.js';
 import { backupFile, fileHash, formatJson, isObject, readJson, timestamp, writeFileAtomic, type JsonObject } from '../settings/json.js';
 import { Journal, findOnPath, listFiles, removeEmptyDirs, removeTree, run } from '../install/fsops.js';
-import { readManifest, type JsonFileRecord } from '../install/manifest.js';
+import { readManifest, type JsonFileRecord, type ManifestRead } from '../install/manifest.js';
 import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
-import { LEGACY_RUNTIME_FOLDER, MCP_NAME, globalTarget, homeDir, isOurMcpEntry, packageRoot } from '../install/target.js';
+import { LEGACY_RUNTIME_FOLDER, MCP_NAME, globalTarget, homeDir, isOurMcpEntry, packageRoot, type Target } from '../install/target.js';
 import { oursInLegacyFolder } from '../install/upstream.js';
 import { shippedRuntime } from '../install/assets.js';
 
@@ -29,6 +29,29 @@ function putBack(file: string, backup: string): void {
   writeFileAtomic(file, readFileSync(backup));
 }
 
+/**
+ * With the runtime folder (and the manifest in it) gone, our hook entries and MCP entry may still be registered: a
+ * manifest naming only those, so that uninstall removes them and nothing else.
+ */
+function orphanEntries(target: Target): ManifestRead {
+  const settings = readJson(target.settingsFile);
+  const hooks = settings.kind === 'ok' ? findOurHooks(settings.value) : [];
+  const mcp = readJson(target.mcpFile);
+  const entry = mcp.kind === 'ok' && isObject(mcp.value.mcpServers) ? mcp.value.mcpServers[MCP_NAME] : undefined;
+  if (!hooks.length && !isOurMcpEntry(entry)) return { kind: 'missing' };
+  out(`No manifest in ${target.runtimeDir} (the runtime folder is gone): removing the entries of ours still registered, and nothing else.`);
+  const record = (file: string) => ({ file, created: false, hashAfter: '' });
+  return {
+    kind: 'ok',
+    manifest: {
+      name: 'get-shit-done-cc', version: 'unknown', installedAt: '', scope: target.scope, configDir: target.configDir, projectDir: target.projectDir, node: '', runtimeDir: target.runtimeDir,
+      files: [], runtimeFiles: [], backups: [],
+      settings: hooks.length ? { ...record(target.settingsFile), hooks } : undefined,
+      mcp: isOurMcpEntry(entry) ? { method: target.scope === 'global' ? 'claude-json' : 'mcp-json', name: MCP_NAME, file: target.mcpFile, entry, record: record(target.mcpFile) } : undefined,
+    },
+  };
+}
+
 export async function runUninstall(argv: string[]): Promise<number> {
   const args = parseArgs(argv, new Set(['global', 'local', 'yes', 'dry-run', 'help']));
   if (args.flags.has('help')) {
@@ -42,6 +65,7 @@ export async function runUninstall(argv: string[]): Promise<number> {
   let read = readManifest(target.manifestFile);
   // an install by an older release of ours: its manifest sits in upstream GSD's folder name
   if (read.kind === 'missing') read = readManifest(path.join(target.configDir, LEGACY_RUNTIME_FOLDER, 'manifest.json'));
+  if (read.kind === 'missing') read = orphanEntries(target);
   if (read.kind === 'missing') throw new ProblemError(`get-shit-done-cc is not installed there: no ${target.manifestFile}`, 'pass --local, --global or --config-dir DIR to name the install');
   if (read.kind === 'invalid') throw new ProblemError(`cannot read the install manifest: ${read.reason}`);
   const m = read.manifest;
