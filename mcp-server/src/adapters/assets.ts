@@ -60,6 +60,32 @@ export function assetDirs(): AssetDirs {
   return (cached ??= findAssetDirs());
 }
 
+let renames: Map<string, string> | null = null;
+/**
+ * Our agents' names as installed: beside upstream GSD an install names them `gsdcc-<x>` instead of `gsd-<x>`
+ * (installer/src/install/assets.ts), so spawn plans must name those. Empty when the agents are installed as shipped.
+ */
+export function installedAgentNames(dirs: AssetDirs = assetDirs()): Map<string, string> {
+  if (renames && dirs === cached) return renames;
+  const ids = new Set(listAssetIds(dirs.agents));
+  const out = new Map<string, string>();
+  for (const id of ids) if (id.startsWith('gsdcc-') && !ids.has(`gsd-${id.slice(6)}`)) out.set(`gsd-${id.slice(6)}`, id);
+  if (dirs === cached) renames = out;
+  return out;
+}
+
+/** A copy of `value` where every string equal to a renamed agent's shipped name is its installed name. */
+export function withInstalledAgentNames<T>(value: T, names: Map<string, string> = installedAgentNames()): T {
+  if (!names.size) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return names.get(v) ?? v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** A safe asset id: lower-case words joined by `-`, `_` or `:` (`plan-phase`, `gsd:plan-phase`, `gsd-planner`). */
 export const ASSET_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
