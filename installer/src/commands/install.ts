@@ -204,7 +204,7 @@ async function install(c: Choices): Promise<number> {
   if (upstream.found.length) {
     out(`Upstream GSD${upstream.version ? ` ${upstream.version}` : ''} is installed in ${target.configDir}:`);
     for (const line of upstream.found) out(`  - ${line}`);
-    out(`  It stays as it is: none of its files, hooks or statusLine is changed. ${names === 'gsdcc' ? 'Our commands install as /gsdcc:… (commands/gsdcc/) and our agents as gsdcc-*' : 'Our commands keep the /gsd: names (--names gsd): where one of its files has our name, it is backed up and put back by uninstall'}; our hooks and MCP server run beside its own.`);
+    out(`  It stays as it is: none of its files, hooks or statusLine is changed. ${names === 'gsdcc' ? 'Our commands install as /gsdcc:… (commands/gsdcc/) and our agents as gsdcc-*' : 'Our commands take the /gsd: names (--names gsd): its /gsd: commands and its agents with our names are backed up and set aside, whole, and uninstall puts them back'}; our hooks and MCP server run beside its own.`);
   }
   const assets = ourAssets(root, names);
 
