@@ -339,15 +339,15 @@ async function install(c: Choices): Promise<number> {
         const dest = path.join(dir, rel);
         if (wanted.has(dest) || oldFiles.has(dest) || rel.includes('.gsd-backup-')) continue;
         const before = readFileSync(dest);
-        let backup = '';
+        const entry: Manifest['files'][number] = { path: dest, aside: true };
         journal.step(`set aside ${dest} (upstream's /gsd: command; put back by uninstall)`, () => {
-          backups.push((backup = backupFile(dest, stamp)));
+          backups.push((entry.backup = backupFile(dest, stamp)));
           rmSync(dest);
         }, () => {
           writeFileAtomic(dest, before);
-          rmSync(backup, { force: true });
+          if (entry.backup) rmSync(entry.backup, { force: true });
         });
-        manifest.files.push({ path: dest, get backup() { return backup; }, aside: true } as Manifest['files'][number]);
+        manifest.files.push(entry);
       }
     }
     for (const [dest, f] of oldFiles) {
