@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles what an install runs into dist/runtime/, the folder `get-shit-done-cc install` copies to
-// <config>/get-shit-done/ so that nothing runs from the (temporary) npx cache:
+// <config>/gsdcc/ so that nothing runs from the (temporary) npx cache:
 //   hooks/post-tool-use.cjs, hooks/session-start.cjs  the hook bundles (from scripts/bundle-hooks.mjs)
 //   hooks/worker.js                                    the background worker with the engine, one ESM file
 //   mcp-server.js, chunks/                             the MCP server with the engine and the SDK, ESM split at the engine's

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PlanningError, StateStore } from '../../engine/src/index.js';
 import type { Project, ServerContext } from './context.js';
 import { ToolInputError } from './result.js';
+import { withInstalledAgentNames } from './adapters/assets.js';
 
 /** annotations of planning tools: they write `.planning/gsd-state.json`; the destructive ones overwrite or delete entries */
 export const WRITES_DESTRUCTIVE = { readOnlyHint: false, destructiveHint: true, openWorldHint: false } as const;
@@ -26,7 +27,9 @@ export type PlanningAnswer = { result?: Record<string, unknown> };
 /** `{result}` with `result.notice` when there is something to report */
 export function answer(result: object, ...notices: Array<string | undefined>): PlanningAnswer {
   const notice = notices.filter(Boolean).join(' ');
-  return { result: notice ? { ...result, notice } : (result as Record<string, unknown>) };
+  // spawn plans, rules and queues name our agents as this install named them (gsdcc-* beside upstream GSD)
+  const named = withInstalledAgentNames(result);
+  return { result: notice ? { ...named, notice } : (named as Record<string, unknown>) };
 }
 
 const stores = new WeakMap<Project, StateStore>();

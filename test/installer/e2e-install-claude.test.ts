@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel } from '../../engine/src/index.js';
@@ -103,11 +103,19 @@ describe('install --global with the real claude CLI (end to end, offline)', () =
     await waitForWorkers(root);
     assert.deepEqual(await presence(root, 'src/cart.ts'), everywhere, 'the installed PostToolUse hook captured the Write');
 
+    // the runtime folder removed by someone else: Claude Code still spawns the registered entry, which answers the
+    // handshake with the cause instead of crashing (put back afterwards)
+    const runtime = path.join(home, '.claude', 'gsdcc');
+    renameSync(runtime, `${runtime}.away`);
+    const gone = await run(BIN, ['mcp', 'list'], root, env, 120_000);
+    renameSync(`${runtime}.away`, runtime);
+    assert.match(gone.stdout, /gsd: .*mcp-server\.js - ✘ Failed/, gone.stdout + gone.stderr);
+
     const uninstall = spawnSync(process.execPath, [CLI, 'uninstall'], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
     assert.equal(uninstall.status, 0, `${uninstall.stdout}\n${uninstall.stderr}`);
     assert.deepEqual(readFileSync(settingsFile), settingsBefore, 'settings.json byte-identical');
     const after = await run(BIN, ['mcp', 'list'], root, env, 60_000);
     assert.doesNotMatch(after.stdout, /gsd:/);
-    assert.ok(!existsSync(path.join(home, '.claude', 'get-shit-done')));
+    assert.ok(!existsSync(path.join(home, '.claude', 'gsdcc')));
   });
 });

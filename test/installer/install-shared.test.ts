@@ -53,7 +53,7 @@ describe('install --shared / the shared server in install, doctor, uninstall', (
     assert.match(entry.url, /^http:\/\/127\.0\.0\.1:\d+\/gsd\/mcp$/);
     assert.deepEqual(entry.headers, { Authorization: `Bearer ${token}` });
     assert.ok(!r.all.includes(token), 'the token is never printed');
-    assert.ok(!readFileSync(path.join(s.config, 'get-shit-done', 'manifest.json'), 'utf8').includes(token), 'nor kept in the manifest');
+    assert.ok(!readFileSync(path.join(s.config, 'gsdcc', 'manifest.json'), 'utf8').includes(token), 'nor kept in the manifest');
     const port = Number(/:(\d+)\//.exec(entry.url)![1]);
     assert.equal(json(s.gsd.config).server.port, port, 'the port is fixed in config.json');
     const info = readDaemonInfo(s.gsd);

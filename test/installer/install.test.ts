@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { snapshot } from '../helpers/tree-snapshot.js';
 import { cliPath, repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, copyProject } from '../helpers/project.js';
 import { HOOKS, payload, presence, runHookProcess, waitForWorkers, everywhere } from '../helpers/hooks.js';
@@ -61,23 +62,8 @@ function cli(s: Sandbox, args: string[], env: NodeJS.ProcessEnv = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, all: `${r.stdout}\n${r.stderr}` };
 }
 
-/** Every file below `dir` with its bytes, to compare trees before and after. */
-function snapshot(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (d: string) => {
-    if (!existsSync(d)) return;
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else files.set(path.relative(dir, p), `${statSync(p).mode.toString(8)}:${readFileSync(p, 'base64')}`);
-    }
-  };
-  walk(dir);
-  return files;
-}
-
 const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
-const ourHookCount = (settings: string) => (readFileSync(settings, 'utf8').match(/get-shit-done\/hooks\//g) ?? []).length;
+const ourHookCount = (settings: string) => (readFileSync(settings, 'utf8').match(/gsdcc\/hooks\//g) ?? []).length;
 
 /** A user with their own settings, hook and MCP server, in the formatting they chose. */
 function userState(s: Sandbox) {
@@ -102,7 +88,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     userState(s);
     const r = cli(s, ['install', '--global', '--yes']);
     assert.equal(r.code, 0, r.all);
-    const runtime = path.join(s.config, 'get-shit-done');
+    const runtime = path.join(s.config, 'gsdcc');
     for (const f of ['hooks/post-tool-use.cjs', 'hooks/session-start.cjs', 'hooks/worker.js', 'mcp-server.js', 'sql-wasm.wasm', 'VERSION', 'manifest.json', 'guidance/planning.md', 'guidance/definition-of-done.md']) {
       assert.ok(existsSync(path.join(runtime, f)), `${f} installed`);
     }
@@ -111,14 +97,14 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     assert.equal(settings.hooks.PostToolUse[0].hooks[0].command, 'echo mine', 'the user hook stays first');
     const post = settings.hooks.PostToolUse[1];
     assert.equal(post.matcher, 'Write|Edit|MultiEdit|NotebookEdit');
-    assert.equal(post.hooks[0].command, `"${process.execPath}" "${path.join(runtime, 'hooks', 'post-tool-use.cjs')}"`);
+    assert.equal(post.hooks[0].command, `"${process.execPath}" -e "require(process.argv[1]).existsSync(process.argv[2])&&require(process.argv[2])" fs "${path.join(runtime, 'hooks', 'post-tool-use.cjs')}"`);
     assert.equal(settings.hooks.SessionStart[0].matcher, undefined);
-    assert.match(settings.hooks.SessionStart[0].hooks[0].command, /^"\/.*node[^"]*" ".*session-start\.cjs"$/);
+    assert.match(settings.hooks.SessionStart[0].hooks[0].command, /^"\/.*node[^"]*" -e "[^"]*" fs ".*session-start\.cjs"$/);
     assert.equal(settings.mcpServers, undefined, 'never in settings.json');
     const claude = json(s.claudeJson);
     assert.equal(claude.numStartups, 7);
     assert.deepEqual(claude.mcpServers.mine, { type: 'stdio', command: 'mine-server' });
-    assert.deepEqual(claude.mcpServers.gsd, { type: 'stdio', command: process.execPath, args: [path.join(runtime, 'mcp-server.js')] });
+    assert.deepEqual({ ...claude.mcpServers.gsd, args: [claude.mcpServers.gsd.args[0], claude.mcpServers.gsd.args[2]] }, { type: 'stdio', command: process.execPath, args: ['-e', path.join(runtime, 'mcp-server.js')] });
     assert.equal(statSync(s.claudeJson).mode & 0o777, 0o600, '~/.claude.json keeps its mode');
     assert.ok(readdirSync(s.config).some((f) => f.startsWith('settings.json.gsd-backup-')), 'settings.json backed up');
     assert.ok(readdirSync(s.home).some((f) => f.startsWith('.claude.json.gsd-backup-')), '~/.claude.json backed up');
@@ -148,7 +134,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     const config = path.join(s.home, 'alt config');
     const r = cli(s, ['install', '--yes'], { CLAUDE_CONFIG_DIR: config });
     assert.equal(r.code, 0, r.all);
-    assert.ok(existsSync(path.join(config, 'get-shit-done', 'manifest.json')));
+    assert.ok(existsSync(path.join(config, 'gsdcc', 'manifest.json')));
     assert.equal(ourHookCount(path.join(config, 'settings.json')), 2);
     assert.ok(json(path.join(config, '.claude.json')).mcpServers.gsd);
     assert.equal(statSync(path.join(config, '.claude.json')).mode & 0o777, 0o600, 'a new .claude.json is private');
@@ -170,7 +156,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     const dry = cli(s, ['uninstall', '--dry-run']);
     assert.equal(dry.code, 0, dry.all);
     assert.match(dry.stdout, /restore .*settings\.json/);
-    assert.ok(existsSync(path.join(s.config, 'get-shit-done')), 'dry run removed nothing');
+    assert.ok(existsSync(path.join(s.config, 'gsdcc')), 'dry run removed nothing');
     const r = cli(s, ['uninstall', '--global']);
     assert.equal(r.code, 0, r.all);
     const after = snapshot(s.home);
@@ -205,7 +191,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     const original = readFileSync(s.settings, 'utf8');
     assert.equal(cli(s, ['install', '--global', '--yes']).code, 0);
     // make it look like 0.0.1 installed from another node with an extra command file
-    const runtime = path.join(s.config, 'get-shit-done');
+    const runtime = path.join(s.config, 'gsdcc');
     const manifestFile = path.join(runtime, 'manifest.json');
     const manifest = json(manifestFile);
     const stale = path.join(s.config, 'commands', 'gsd', 'old-command.md');
@@ -276,7 +262,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     assert.equal(r.code, 0, r.all);
     assert.equal(readFileSync(s.settings, 'utf8'), settings);
     assert.equal(readFileSync(s.claudeJson, 'utf8'), claude);
-    assert.ok(existsSync(path.join(s.config, 'get-shit-done', 'mcp-server.js')));
+    assert.ok(existsSync(path.join(s.config, 'gsdcc', 'mcp-server.js')));
   });
 
   it('a config dir that cannot be written: clear error, nothing half-written', () => {
@@ -317,10 +303,11 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     assert.equal(r.code, 0, r.all);
     assert.match(r.stdout, /approve/);
     const settings = json(path.join(s.project, '.claude', 'settings.json'));
-    assert.equal(settings.hooks.PostToolUse[0].hooks[0].command, `"${process.execPath}" "$CLAUDE_PROJECT_DIR/.claude/get-shit-done/hooks/post-tool-use.cjs"`);
+    assert.equal(settings.hooks.PostToolUse[0].hooks[0].command, `"${process.execPath}" -e "require(process.argv[1]).existsSync(process.argv[2])&&require(process.argv[2])" fs "$CLAUDE_PROJECT_DIR/.claude/gsdcc/hooks/post-tool-use.cjs"`);
     const mcp = json(path.join(s.project, '.mcp.json'));
     assert.deepEqual(mcp.mcpServers.db, { command: 'db-server' });
-    assert.deepEqual(mcp.mcpServers.gsd.args, ['${CLAUDE_PROJECT_DIR:-.}/.claude/get-shit-done/mcp-server.js']);
+    assert.equal(mcp.mcpServers.gsd.args[0], '-e');
+    assert.equal(mcp.mcpServers.gsd.args[2], '${CLAUDE_PROJECT_DIR:-.}/.claude/gsdcc/mcp-server.js');
     assert.deepEqual(snapshot(s.home), homeBefore, 'a local install does not touch HOME');
     const doctor = cli(s, ['doctor', '--local']);
     assert.equal(doctor.code, 0, doctor.all);
@@ -334,14 +321,14 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     assert.equal(none.code, 1);
     assert.match(none.stdout, /not installed/);
     assert.equal(cli(s, ['install', '--global', '--yes']).code, 0);
-    rmSync(path.join(s.config, 'get-shit-done', 'hooks', 'post-tool-use.cjs'));
+    rmSync(path.join(s.config, 'gsdcc', 'hooks', 'post-tool-use.cjs'));
     const r = cli(s, ['doctor', '--global', '--no-spawn']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /FAIL .*missing/);
     assert.match(r.stdout, /PostToolUse hook points at missing/);
     // a lazily loaded chunk of the server: tools/list would still answer, so doctor compares with what the package ships
     assert.equal(cli(s, ['install', '--global', '--yes']).code, 0);
-    const chunks = path.join(s.config, 'get-shit-done', 'chunks');
+    const chunks = path.join(s.config, 'gsdcc', 'chunks');
     const chunk = readdirSync(chunks)[0];
     rmSync(path.join(chunks, chunk));
     const c = cli(s, ['doctor', '--global', '--no-spawn']);
@@ -378,7 +365,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     const code = await closed;
     assert.equal(code, 0, output);
     assert.match(output, /project install in/);
-    assert.ok(existsSync(path.join(s.project, '.claude', 'get-shit-done', 'manifest.json')));
+    assert.ok(existsSync(path.join(s.project, '.claude', 'gsdcc', 'manifest.json')));
     assert.ok(json(path.join(s.project, '.mcp.json')).mcpServers.gsd);
     assert.ok(!existsSync(s.config), 'nothing in HOME');
   });
@@ -402,11 +389,14 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     assert.equal(build.status, 0, build.stderr);
     const file = path.join(root, 'src', 'installed-hook.ts');
     writeFileSync(file, "import { formatMoney } from './lib/money';\nexport const x = formatMoney;\n");
-    const hook = path.join(s.config, 'get-shit-done', 'hooks', 'post-tool-use.cjs');
+    const hook = path.join(s.config, 'gsdcc', 'hooks', 'post-tool-use.cjs');
     assert.notEqual(hook, HOOKS.postToolUse);
-    // a PATH without node: the worker is started with the absolute node of the hook
-    const run = await runHookProcess(hook, payload.write(root, file, readFileSync(file, 'utf8'), 'create'), { cwd: root, env: { PATH: '/nonexistent', HOME: s.home, CLAUDE_PROJECT_DIR: root } });
-    assert.equal(run.code, 0, run.stderr);
+    // the command line as registered (through its launcher), run by a shell as Claude Code does; a PATH without
+    // node: the worker is started with the absolute node of the hook
+    const command = json(s.settings).hooks.PostToolUse[0].hooks[0].command as string;
+    assert.ok(command.includes(hook));
+    const run = spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload.write(root, file, readFileSync(file, 'utf8'), 'create')), encoding: 'utf8', cwd: root, env: { PATH: '/nonexistent', HOME: s.home, CLAUDE_PROJECT_DIR: root } });
+    assert.equal(run.status, 0, run.stderr);
     await waitForWorkers(root);
     assert.deepEqual(await presence(root, 'src/installed-hook.ts'), everywhere);
   });

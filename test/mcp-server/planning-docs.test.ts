@@ -5,7 +5,7 @@
  * server restart. The state store is the real one (engine/src/planning), seeded through its own API.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -314,7 +314,7 @@ describe('command files and templates are found where each layout puts them', ()
   }
 
   for (const [name, entry, expect] of [
-    ['an install (<config>/get-shit-done/ beside <config>/commands/gsd/)', () => layout('get-shit-done', '.', 'get-shit-done'), 'commands'],
+    ['an install (<config>/gsdcc/ holding its own commands/gsd/ and agents/)', () => layout('gsdcc', 'gsdcc', 'gsdcc'), 'commands'],
     ['the plugin / npm package (<root>/dist/runtime/)', () => layout('dist/runtime', '.', '.'), 'commands'],
     ['a runtime with no assets around it', () => layout('rt', null, null), 'synthetic'],
   ] as const) {
@@ -342,4 +342,20 @@ describe('command files and templates are found where each layout puts them', ()
       }
     });
   }
+
+  it('an install that named our agents gsdcc-* (beside upstream GSD): spawn plans name them so', async () => {
+    const entry = layout('gsdcc', 'gsdcc', 'gsdcc');
+    const agents = path.join(path.dirname(entry), 'agents');
+    for (const f of readdirSync(agents)) if (f.startsWith('gsd-')) renameSync(path.join(agents, f), path.join(agents, `gsdcc-${f.slice(4)}`));
+    const root = copyProject('gsd-app');
+    const s = await startServer(root, { CLAUDE_PROJECT_DIR: root }, entry);
+    try {
+      const plan = await s.ok('agent', { action: 'plan', intent: 'plan_phase' });
+      const names = plan.result.steps.map((step: { agent: string }) => step.agent);
+      assert.ok(names.length > 0);
+      assert.ok(names.every((n: string) => n.startsWith('gsdcc-')), names.join(', '));
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -29,7 +29,7 @@ let sqlJs: Promise<SqlJsStatic> | undefined;
 export function sqlWasmPath(): string {
   const override = process.env.GSD_SQL_WASM;
   if (override) return override.endsWith('.wasm') ? override : path.join(override, 'sql-wasm.wasm');
-  // a bundled install (get-shit-done/ runtime folder) ships the wasm beside the bundle or one folder up
+  // a bundled install (gsdcc/ runtime folder) ships the wasm beside the bundle or one folder up
   for (const rel of ['./sql-wasm.wasm', '../sql-wasm.wasm']) {
     const candidate = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(candidate)) return candidate;

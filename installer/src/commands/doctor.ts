@@ -9,11 +9,12 @@ import path from 'node:path';
 import { checkFlags, parseArgs } from '../args.js';
 import { UsageError } from '../errors.js';
 import { commandParts, findOurHooks } from '../settings/hooks.js';
-import { isObject, readJson } from '../settings/json.js';
+import { fileHash, isObject, readJson } from '../settings/json.js';
 import { listFiles } from '../install/fsops.js';
 import { readManifest } from '../install/manifest.js';
 import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
-import { MCP_NAME, globalTarget, packageRoot, type Target } from '../install/target.js';
+import { LEGACY_RUNTIME_FOLDER, MCP_NAME, globalTarget, isOurMcpEntry, packageRoot, repairCommand, type Target } from '../install/target.js';
+import { detectUpstream } from '../install/upstream.js';
 import { sharedServerFindings } from '../install/shared.js';
 
 const HELP = `Usage: get-shit-done-cc doctor [--global | --local | --config-dir DIR] [--no-spawn]
@@ -22,7 +23,9 @@ Checks an install and prints what is wrong and how to fix it; exit code 1 when s
   --no-spawn   do not start the MCP server to ask it for tools/list`;
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
-const REINSTALL = (t: Target) => `run: npx get-shit-done-cc install ${t.scope === 'local' ? '--local' : `--config-dir "${t.configDir}"`} --yes`;
+const REINSTALL = (t: Target) => `run: ${repairCommand(t)}`;
+/** Another product's installer that removes folders and names we used: said when upstream GSD is there. */
+const UPSTREAM_CAUSE = 'upstream GSD\'s installer deletes commands/gsd/, agents/gsd-*.md and get-shit-done/ on every install and update';
 
 interface Finding {
   ok: boolean;
@@ -89,12 +92,24 @@ export async function runDoctor(argv: string[]): Promise<number> {
   const check = (ok: boolean, what: string, fix?: string) => findings.push({ ok, what, fix });
   out(`get-shit-done-cc doctor: ${describeTarget(target)}`);
 
-  const read = readManifest(target.manifestFile);
+  const settingsRead = readJson(target.settingsFile);
+  let read = readManifest(target.manifestFile);
+  if (read.kind === 'missing') read = readManifest(path.join(target.configDir, LEGACY_RUNTIME_FOLDER, 'manifest.json'));
+  const upstream = detectUpstream(target.configDir, new Set(read.kind === 'ok' ? read.manifest.files.map((f) => f.path) : []), settingsRead.kind === 'ok' ? settingsRead.value : undefined);
+  if (upstream.found.length) out(`  upstream GSD${upstream.version ? ` ${upstream.version}` : ''} is installed beside: ${upstream.found.join('; ')}`);
   if (read.kind !== 'ok') {
-    check(false, read.kind === 'missing' ? `not installed: no ${target.manifestFile}` : `the manifest is unreadable: ${read.reason}`, REINSTALL(target));
+    // the runtime folder (which holds the manifest) is gone while our hooks or MCP entry are still registered
+    const hooks = settingsRead.kind === 'ok' ? findOurHooks(settingsRead.value) : [];
+    const mcpRead = readJson(target.mcpFile);
+    const entry = mcpRead.kind === 'ok' && isObject(mcpRead.value.mcpServers) ? mcpRead.value.mcpServers[MCP_NAME] : undefined;
+    if (read.kind === 'missing' && (hooks.length || isOurMcpEntry(entry))) {
+      const what = [hooks.length ? `${hooks.length} hook(s) in ${target.settingsFile}` : '', isOurMcpEntry(entry) ? `the MCP server "${MCP_NAME}" in ${target.mcpFile}` : ''].filter(Boolean).join(' and ');
+      check(false, `the runtime folder ${target.runtimeDir} is gone (removed by another installer${upstream.found.length ? `: ${UPSTREAM_CAUSE}` : ''}, or by an uninstall that did not finish); ${what} are still registered: the hooks stay silent and the MCP server only reports this`, `${REINSTALL(target)} (or, to remove those entries: npx get-shit-done-cc uninstall${target.scope === 'local' ? ' --local' : ''})`);
+    } else check(false, read.kind === 'missing' ? `not installed: no ${target.manifestFile}` : `the manifest is unreadable: ${read.reason}`, REINSTALL(target));
     return report(findings);
   }
   const m = read.manifest;
+  if (path.basename(m.runtimeDir) === LEGACY_RUNTIME_FOLDER) check(false, `installed by an older release in ${m.runtimeDir}, upstream GSD's folder name`, `${REINSTALL(target)} (moves our files to ${target.runtimeDir}; nothing else in ${m.runtimeDir} is touched)`);
   const projectDir = target.projectDir ?? process.cwd();
 
   // files
@@ -103,7 +118,10 @@ export async function runDoctor(argv: string[]): Promise<number> {
   const shipped = listFiles(path.join(packageRoot(), 'dist', 'runtime'));
   const runtimeFiles = shipped.length ? shipped : ['hooks/post-tool-use.cjs', 'hooks/session-start.cjs', 'hooks/worker.js', 'mcp-server.js', 'parse-worker.js', 'sql-wasm.wasm', 'VERSION', 'package.json'];
   const missing = [...runtimeFiles.map((f) => path.join(m.runtimeDir, f)), ...m.files.map((f) => f.path)].filter((f) => !existsSync(f));
-  check(!missing.length, missing.length ? `${missing.length} installed file(s) missing: ${missing.slice(0, 5).join(', ')}` : `${runtimeFiles.length + m.files.length} installed files present`, missing.length ? REINSTALL(target) : undefined);
+  const cause = missing.length && upstream.found.length && missing.some((f) => !f.startsWith(m.runtimeDir)) ? ` (${UPSTREAM_CAUSE}; the install then gives ours the gsdcc names)` : '';
+  check(!missing.length, missing.length ? `${missing.length} installed file(s) missing${cause}: ${missing.slice(0, 5).join(', ')}` : `${runtimeFiles.length + m.files.length} installed files present`, missing.length ? REINSTALL(target) : undefined);
+  const replaced = m.files.filter((f) => f.hash && existsSync(f.path) && fileHash(f.path) !== f.hash).map((f) => f.path);
+  if (replaced.length) check(false, `${replaced.length} of our command/agent file(s) now hold someone else's content${upstream.found.length ? ` (${UPSTREAM_CAUSE})` : ''}: ${replaced.slice(0, 3).join(', ')}`, `${REINSTALL(target)} (theirs stay; ours take the gsdcc names)`);
 
   // versions
   const versions = new Map<string, string>([['manifest', m.version]]);

@@ -1,19 +1,23 @@
 /**
  * `get-shit-done-cc install`: copies the runtime (bundled hooks, worker, MCP server, sql.js wasm, templates) into
- * <config>/get-shit-done/, commands into <config>/commands/gsd/ and agents into <config>/agents/, merges our hooks
- * into settings.json and registers the MCP server where Claude Code reads it (../shared/claude-code.md §1, §2, §7).
- * Every step can be undone: a failure rolls back to the state before the install. A manifest records what was added.
+ * <config>/gsdcc/, commands into <config>/commands/gsd/ and agents into <config>/agents/ (or, beside upstream GSD,
+ * commands/gsdcc/ and agents/gsdcc-*.md), merges our hooks into settings.json and registers the MCP server where
+ * Claude Code reads it (../shared/claude-code.md §1, §2, §7). Nothing that is not ours is changed or deleted
+ * (docs/coexistence.md). Every step can be undone: a failure rolls back to the state before the install. A manifest
+ * records what was added.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { checkFlags, parseArgs } from '../args.js';
+import { checkFlags, parseArgs, stringFlag } from '../args.js';
 import { ProblemError, UsageError } from '../errors.js';
 import { findOurHooks, mergeOurHooks, removeOurHooks, validateHooks } from '../settings/hooks.js';
-import { backupFile, formatJson, isObject, readJson, sha256, timestamp, writeFileAtomic, type JsonObject, type JsonRead } from '../settings/json.js';
+import { backupFile, fileHash, formatJson, isObject, readJson, sha256, timestamp, writeFileAtomic, type JsonObject, type JsonRead } from '../settings/json.js';
 import { Journal, copyTree, findOnPath, listFiles, mkdirs, moveAside, removeEmptyDirs, removeTree, run } from '../install/fsops.js';
 import { readManifest, type JsonFileRecord, type Manifest } from '../install/manifest.js';
 import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
-import { MCP_NAME, globalTarget, homeDir, isOurMcpEntry, localTarget, ourHooks, ourMcpEntry, packageRoot, type Target } from '../install/target.js';
+import { LEGACY_RUNTIME_FOLDER, MCP_NAME, globalTarget, homeDir, isOurMcpEntry, localTarget, ourHooks, ourMcpEntry, packageRoot, type Target } from '../install/target.js';
+import { detectUpstream, oursInLegacyFolder } from '../install/upstream.js';
+import { ourAssets, shippedRuntime, type Names } from '../install/assets.js';
 
 const HELP = `Usage: get-shit-done-cc install [--global | --local | --config-dir DIR] [options]
 
@@ -30,10 +34,13 @@ Options:
   --shared            register the shared server as an http MCP server (token in its headers; global only;
                       docs/shared-server.md). Without it the stdio entry is a shim that starts the shared
                       server on demand.
+  --names gsd|gsdcc   the names of our commands and agents: gsd (/gsd:plan-phase, gsd-planner) or gsdcc
+                      (/gsdcc:plan-phase, gsdcc-planner). Default: gsd, or gsdcc when upstream GSD is found
+                      (its files are never replaced: docs/coexistence.md)
   --dry-run           print every file and setting it would touch, change nothing
   --ignore-plugin     install even when the gsd plugin is enabled`;
 
-const FLAGS = [...LOCATION_FLAGS, 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'shared', 'help'];
+const FLAGS = [...LOCATION_FLAGS, 'names', 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'shared', 'help'];
 const BOOLEANS = new Set(['global', 'local', 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'shared', 'help']);
 
 interface Choices {
@@ -43,6 +50,7 @@ interface Choices {
   dryRun: boolean;
   ignorePlugin: boolean;
   shared?: boolean;
+  names?: Names;
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -122,6 +130,9 @@ export async function runInstall(argv: string[]): Promise<number> {
     choices = { target, hooks: !args.flags.has('no-hooks'), mcp: !args.flags.has('no-mcp'), dryRun: args.flags.has('dry-run'), ignorePlugin: args.flags.has('ignore-plugin') };
   }
   choices.shared = args.flags.has('shared');
+  const names = stringFlag(args, 'names');
+  if (names !== undefined && names !== 'gsd' && names !== 'gsdcc') throw new UsageError('--names takes gsd or gsdcc');
+  choices.names = names as Names | undefined;
   if (choices.shared && choices.target.scope === 'local') throw new UsageError('--shared puts the server\'s token into the MCP registration: use it with a global install (.mcp.json is often committed)');
   if (choices.shared && !choices.mcp) throw new UsageError('--shared and --no-mcp exclude each other');
   return install(choices);
@@ -178,8 +189,24 @@ async function install(c: Choices): Promise<number> {
   if (mcpRead?.kind === 'invalid') refuseInvalid(mcpRead);
   const oldRead = readManifest(target.manifestFile);
   if (oldRead.kind === 'invalid') out(`warning: ignoring an unreadable manifest (${oldRead.reason})`);
-  const old = oldRead.kind === 'ok' ? oldRead.manifest : undefined;
+  // an older release of ours kept its runtime (and manifest) in upstream GSD's folder name
+  const legacyDir = path.join(target.configDir, LEGACY_RUNTIME_FOLDER);
+  const legacyRead = oldRead.kind === 'ok' ? undefined : readManifest(path.join(legacyDir, 'manifest.json'));
+  const old = oldRead.kind === 'ok' ? oldRead.manifest : legacyRead?.kind === 'ok' ? legacyRead.manifest : undefined;
   if (old && old.scope !== target.scope) throw new ProblemError(`${target.manifestFile} belongs to a ${old.scope} install`);
+  const runtimeFiles = shippedRuntime(root);
+  const legacyOurs = legacyRead?.kind === 'ok' ? oursInLegacyFolder(target.configDir, runtimeFiles) : [];
+
+  // upstream GSD: found, said, and left as it is; our commands and agents take names of their own beside it
+  const oldFiles = new Map((old?.files ?? []).map((f) => [f.path, f]));
+  const upstream = detectUpstream(target.configDir, new Set(oldFiles.keys()), settings.kind === 'ok' ? settings.value : undefined);
+  const names: Names = c.names ?? (upstream.found.length ? 'gsdcc' : old?.names && old.names !== 'gsd' ? old.names : 'gsd');
+  if (upstream.found.length) {
+    out(`Upstream GSD${upstream.version ? ` ${upstream.version}` : ''} is installed in ${target.configDir}:`);
+    for (const line of upstream.found) out(`  - ${line}`);
+    out(`  It stays as it is: none of its files, hooks or statusLine is changed. ${names === 'gsdcc' ? 'Our commands install as /gsdcc:… (commands/gsdcc/) and our agents as gsdcc-*' : 'Our commands take the /gsd: names (--names gsd): its /gsd: commands and its agents with our names are backed up and set aside, whole, and uninstall puts them back'}; our hooks and MCP server run beside its own.`);
+  }
+  const assets = ourAssets(root, names);
 
   // the shared server: a running one is stopped (its sessions reconnect to one started from the new runtime);
   // --shared settles the token and the port it will listen on
@@ -224,6 +251,11 @@ async function install(c: Choices): Promise<number> {
         made = mkdirs(path.dirname(staging));
         copyTree(runtimeSrc, staging);
         if (listFiles(templates).length) copyTree(templates, path.join(staging, 'templates'));
+        // the MCP server reads commands and agents beside itself, never a folder another product owns
+        for (const a of assets) {
+          mkdirSync(path.dirname(path.join(staging, a.runtimeRel)), { recursive: true });
+          writeFileAtomic(path.join(staging, a.runtimeRel), a.bytes);
+        }
       },
       () => {
         removeTree(staging);
@@ -231,50 +263,116 @@ async function install(c: Choices): Promise<number> {
       },
     );
     if (listFiles(templates).length) journal.step(`copy ${listFiles(templates).length} templates → ${target.runtimeDir}/templates/`, () => {});
+    manifest.runtimeFiles = [...new Set([...runtimeFiles, ...assets.map((a) => a.runtimeRel)])].sort();
     let aside: string | undefined;
+    const foreign = existsSync(target.runtimeDir) && oldRead.kind !== 'ok';
+    if (foreign) {
+      // a folder of that name that is not ours: kept whole beside ours, and put back by uninstall
+      manifest.runtimeBackup = `${target.runtimeDir}.backup-${stamp}`;
+      out(`  note: ${target.runtimeDir} exists and is not ours; it is moved to ${manifest.runtimeBackup} and put back by uninstall`);
+    } else if (old?.runtimeBackup) manifest.runtimeBackup = old.runtimeBackup;
     journal.step(
-      `${old || existsSync(target.runtimeDir) ? 'replace' : 'create'} ${target.runtimeDir}`,
+      `${oldRead.kind === 'ok' ? 'replace' : 'create'} ${target.runtimeDir}`,
       () => {
-        aside = moveAside(target.runtimeDir);
+        if (foreign) renameSync(target.runtimeDir, manifest.runtimeBackup!);
+        else aside = moveAside(target.runtimeDir);
         renameSync(staging, target.runtimeDir);
       },
       () => {
         removeTree(target.runtimeDir);
-        if (aside) renameSync(aside, target.runtimeDir);
+        if (foreign) renameSync(manifest.runtimeBackup!, target.runtimeDir);
+        else if (aside) renameSync(aside, target.runtimeDir);
       },
     );
 
+    // ---------------------------------------------------------------- our files out of the old runtime folder
+    if (legacyOurs.length) {
+      const kept = new Map<string, Buffer>();
+      journal.step(
+        `move our ${legacyOurs.length} file(s) out of ${legacyDir}/ (everything else in it stays)`,
+        () => {
+          for (const rel of legacyOurs) {
+            const file = path.join(legacyDir, rel);
+            kept.set(rel, readFileSync(file));
+            rmSync(file);
+            removeEmptyDirs(path.dirname(file), target.configDir);
+          }
+        },
+        () => {
+          for (const [rel, bytes] of kept) {
+            mkdirSync(path.dirname(path.join(legacyDir, rel)), { recursive: true });
+            writeFileAtomic(path.join(legacyDir, rel), bytes);
+          }
+        },
+      );
+      if (!c.dryRun) out(`  moved our ${legacyOurs.length} file(s) out of ${legacyDir}/ into ${target.runtimeDir}/; everything else in ${legacyDir}/ stays`);
+    }
+
     // ---------------------------------------------------------------- commands and agents
-    const wanted = new Map<string, string>();
-    for (const rel of listFiles(path.join(root, 'commands', 'gsd'))) wanted.set(path.join(target.configDir, 'commands', 'gsd', rel), path.join(root, 'commands', 'gsd', rel));
-    for (const rel of listFiles(path.join(root, 'agents'))) wanted.set(path.join(target.configDir, 'agents', rel), path.join(root, 'agents', rel));
-    const oldFiles = new Map((old?.files ?? []).map((f) => [f.path, f]));
-    for (const [dest, src] of wanted) {
-      const previous = oldFiles.get(dest);
+    manifest.names = names;
+    const wanted = new Map(assets.map((a) => [path.join(target.configDir, a.rel), a]));
+    /** a file our manifest lists is still ours while its bytes are the ones we wrote (older manifests kept no hash) */
+    const stillOurs = (f: { path: string; hash?: string }) => !f.hash || fileHash(f.path) === f.hash;
+    for (const [dest, asset] of wanted) {
       const existed = existsSync(dest);
+      const previous = oldFiles.get(dest) && (!existed || stillOurs(oldFiles.get(dest)!)) ? oldFiles.get(dest) : undefined;
       let backup = previous?.backup;
       const before = existed ? readFileSync(dest) : undefined;
-      journal.step(`copy ${path.relative(root, src)} → ${dest}`, () => {
+      journal.step(`copy ${asset.rel} → ${dest}`, () => {
         if (existed && !previous) {
-          backup = backupFile(dest, stamp); // a file of the user's with our name: keep it to put back on uninstall
+          backup = backupFile(dest, stamp); // someone else's file with our name: kept to put back on uninstall
           backups.push(backup);
         }
         mkdirSync(path.dirname(dest), { recursive: true });
-        writeFileAtomic(dest, readFileSync(src));
+        writeFileAtomic(dest, asset.bytes);
       }, () => {
         if (before) writeFileAtomic(dest, before);
         else rmSync(dest, { force: true });
         if (backup && !previous) rmSync(backup, { force: true });
       });
-      manifest.files.push({ path: dest, backup });
+      manifest.files.push({ path: dest, backup, hash: sha256(asset.bytes) });
+    }
+    // --names gsd beside upstream: the rest of its /gsd: commands are set aside too (never a half-replaced set)
+    if (names === 'gsd') {
+      const dir = path.join(target.configDir, 'commands', 'gsd');
+      for (const rel of listFiles(dir)) {
+        const dest = path.join(dir, rel);
+        if (wanted.has(dest) || oldFiles.has(dest) || rel.includes('.gsd-backup-')) continue;
+        const before = readFileSync(dest);
+        const entry: Manifest['files'][number] = { path: dest, aside: true };
+        journal.step(`set aside ${dest} (upstream's /gsd: command; put back by uninstall)`, () => {
+          backups.push((entry.backup = backupFile(dest, stamp)));
+          rmSync(dest);
+        }, () => {
+          writeFileAtomic(dest, before);
+          if (entry.backup) rmSync(entry.backup, { force: true });
+        });
+        manifest.files.push(entry);
+      }
     }
     for (const [dest, f] of oldFiles) {
-      if (wanted.has(dest) || !existsSync(dest)) continue;
+      if (wanted.has(dest)) continue;
+      if (f.aside) {
+        if (names === 'gsd') manifest.files.push(f);
+        else if (!existsSync(dest) && f.backup && existsSync(f.backup)) journal.step(`put back ${dest} from ${f.backup}`, () => writeFileAtomic(dest, readFileSync(f.backup!)), () => rmSync(dest, { force: true }));
+        continue;
+      }
+      if (!existsSync(dest)) continue;
+      if (!stillOurs(f)) {
+        out(`  ${dest} changed since we installed it: it is someone else's now and stays`);
+        continue;
+      }
       const before = readFileSync(dest);
-      journal.step(`remove ${dest} (no longer part of get-shit-done-cc)`, () => {
+      journal.step(`remove ${dest} (no longer installed under that name)`, () => {
         if (f.backup && existsSync(f.backup)) writeFileAtomic(dest, readFileSync(f.backup));
-        else rmSync(dest, { force: true });
-      }, () => writeFileAtomic(dest, before));
+        else {
+          rmSync(dest, { force: true });
+          removeEmptyDirs(path.dirname(dest), target.configDir);
+        }
+      }, () => {
+        mkdirSync(path.dirname(dest), { recursive: true });
+        writeFileAtomic(dest, before);
+      });
     }
 
     // ---------------------------------------------------------------- hooks in settings.json

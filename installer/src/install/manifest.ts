@@ -21,8 +21,17 @@ export interface Manifest {
   projectDir?: string;
   node: string;
   runtimeDir: string;
-  /** files installed outside the runtime folder (commands, agents), absolute */
-  files: { path: string; backup?: string }[];
+  /**
+   * files installed outside the runtime folder (commands, agents), absolute; `hash`: sha256 as we wrote it; `aside`:
+   * someone else's file moved to `backup` so that a set of ours is never mixed with theirs (`--names gsd` beside upstream)
+   */
+  files: { path: string; backup?: string; hash?: string; aside?: boolean }[];
+  /** the runtime folder's files, relative to it (manifest.json aside): uninstall deletes these and nothing else */
+  runtimeFiles?: string[];
+  /** a folder of someone else's found where the runtime goes, moved aside; uninstall puts it back */
+  runtimeBackup?: string;
+  /** the names our commands and agents were installed under: `gsd` (/gsd:…, gsd-*) or `gsdcc` (/gsdcc:…, gsdcc-*) */
+  names?: 'gsd' | 'gsdcc';
   settings?: JsonFileRecord & { hooks: { event: string; command: string }[] };
   mcp?: { method: 'claude-cli' | 'claude-json' | 'mcp-json'; name: string; file: string; entry: unknown; record?: JsonFileRecord };
   /** `install --shared`: what it added to the GSD home (install/shared.ts) */

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EDIT_MATCHER, type OurHook } from '../settings/hooks.js';
 
-export const RUNTIME_FOLDER = 'get-shit-done';
+/**
+ * Our runtime folder. No GSD release writes it and no upstream cleanup rule matches it (upstream GSD owns
+ * `get-shit-done/`, `gsd-core/`, `hooks/gsd-*`, `commands/gsd/`, `agents/gsd-*.md`, `skills/gsd-*`): docs/coexistence.md.
+ */
+export const RUNTIME_FOLDER = 'gsdcc';
+/** Where releases of ours before that one kept the runtime: upstream GSD's own folder name. */
+export const LEGACY_RUNTIME_FOLDER = 'get-shit-done';
 export const MCP_NAME = 'gsd';
 
 export interface Target {
@@ -54,8 +60,41 @@ function runtimeRef(target: Target, rel: string, projectVar: string): string {
   return `${projectVar}/.claude/${RUNTIME_FOLDER}/${rel}`;
 }
 
+/**
+ * The hook command's launcher: runs the script only while it exists, so a removed runtime folder leaves the
+ * registered hooks silent (exit 0, no output) instead of failing every edit. No quote inside: the command line is
+ * the same under sh, bash and cmd.exe.
+ */
+export const HOOK_LAUNCHER = 'require(process.argv[1]).existsSync(process.argv[2])&&require(process.argv[2])';
+
+/** The command line `"<node>" -e "<launcher>" fs "<script>"` of a hook. */
+export function hookCommand(node: string, script: string): string {
+  return `"${node}" -e "${HOOK_LAUNCHER}" fs "${script}"`;
+}
+
+/** The command that repairs the install at `target`, as doctor and the MCP entry say it. */
+export function repairCommand(target: Target): string {
+  if (target.scope === 'local') return 'npx get-shit-done-cc install --local --yes';
+  return target.configDir === path.join(homeDir(), '.claude') && !process.env.CLAUDE_CONFIG_DIR ? 'npx get-shit-done-cc install --global --yes' : `npx get-shit-done-cc install --config-dir "${target.configDir}" --yes`;
+}
+
+/**
+ * The MCP entry's launcher: imports the server while it exists; when the runtime folder is gone it answers the MCP
+ * handshake itself with an error naming the cause and the repair, instead of failing to spawn.
+ */
+export function mcpLauncher(repair: string): string {
+  const msg = `get-shit-done-cc: its runtime folder is gone (removed by another installer, or an uninstall that did not finish). Repair: ${repair}`;
+  return [
+    `const f=process.argv[1];`,
+    `if(require('fs').existsSync(f))import(require('url').pathToFileURL(f).href);`,
+    `else{const m=${JSON.stringify(msg)}+' ('+f+' is missing)';process.stderr.write(m+'\\n');let b='';`,
+    `process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const l=b.slice(0,i);b=b.slice(i+1);let q;try{q=JSON.parse(l)}catch{continue}`,
+    `if(q&&q.id!==undefined&&q.id!==null)process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:q.id,error:{code:-32000,message:m}})+'\\n')}})}`,
+  ].join('');
+}
+
 export function ourHooks(target: Target, node: string): OurHook[] {
-  const cmd = (script: string) => `"${node}" "${runtimeRef(target, `hooks/${script}`, '$CLAUDE_PROJECT_DIR')}"`;
+  const cmd = (script: string) => hookCommand(node, runtimeRef(target, `hooks/${script}`, '$CLAUDE_PROJECT_DIR'));
   return [
     { event: 'PostToolUse', matcher: EDIT_MATCHER, command: cmd('post-tool-use.cjs'), timeout: 10 },
     { event: 'SessionStart', command: cmd('session-start.cjs'), timeout: 10 },
@@ -63,7 +102,7 @@ export function ourHooks(target: Target, node: string): OurHook[] {
 }
 
 export function ourMcpEntry(target: Target, node: string): { type: 'stdio'; command: string; args: string[] } {
-  return { type: 'stdio', command: node, args: [runtimeRef(target, 'mcp-server.js', '${CLAUDE_PROJECT_DIR:-.}')] };
+  return { type: 'stdio', command: node, args: ['-e', mcpLauncher(repairCommand(target)), runtimeRef(target, 'mcp-server.js', '${CLAUDE_PROJECT_DIR:-.}')] };
 }
 
 export function isOurMcpEntry(entry: unknown): boolean {
@@ -71,7 +110,7 @@ export function isOurMcpEntry(entry: unknown): boolean {
   // install --shared: our daemon's loopback url (install/shared.ts)
   if ((entry as { type?: unknown }).type === 'http') return /^http:\/\/127\.0\.0\.1:\d+\/gsd\/mcp$/.test(String((entry as { url?: unknown }).url));
   const args = (entry as { args?: unknown }).args;
-  return Array.isArray(args) && args.some((a) => typeof a === 'string' && /get-shit-done[\\/]mcp-server\.js$/.test(a));
+  return Array.isArray(args) && args.some((a) => typeof a === 'string' && /(get-shit-done|gsdcc)[\\/]mcp-server\.js$/.test(a));
 }
 
 /** The package root (holding package.json, dist/, commands/, agents/, templates/) this CLI runs from. */

@@ -1,7 +1,7 @@
 /**
  * The `hooks` key of a Claude Code settings file: event → matcher groups → handlers (../shared/claude-code.md §1.2).
  * Normalise what is there, validate the shape we are about to change, and merge or remove our handlers, which are
- * recognised by their command path (inside a get-shit-done/hooks/ runtime folder), so an upgrade replaces ours only.
+ * recognised by their command path (inside our runtime folder's hooks/), so an upgrade replaces ours only.
  */
 import { isObject, type JsonObject } from './json.js';
 
@@ -13,7 +13,8 @@ export interface OurHook {
 }
 
 export const EDIT_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit';
-const OURS = /get-shit-done[\\/]hooks[\\/](post-tool-use|session-start)\.cjs/;
+/** ours, from this release (gsdcc/) or an older one (get-shit-done/): never upstream GSD's hooks/gsd-*.js */
+const OURS = /(get-shit-done|gsdcc)[\\/]hooks[\\/](post-tool-use|session-start)\.cjs/;
 
 export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && OURS.test(command);
@@ -97,9 +98,9 @@ export function findOurHooks(settings: JsonObject): { event: string; command: st
   return found;
 }
 
-/** The quoted script path of a hook command `"<node>" "<script>"`, with $CLAUDE_PROJECT_DIR expanded. */
+/** node and the script of a hook command (`"<node>" "<script>"`, or through the launcher), $CLAUDE_PROJECT_DIR expanded. */
 export function commandParts(command: string, projectDir?: string): { node?: string; script?: string } {
-  const parts = [...command.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+  const parts = [...command.matchAll(/"([^"]*)"/g)].map((m) => m[1]).filter((p) => !p.startsWith('require('));
   const expand = (p: string | undefined) => (p && projectDir ? p.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, projectDir) : p);
   return { node: expand(parts[0]), script: expand(parts[1]) };
 }

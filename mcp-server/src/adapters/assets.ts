@@ -4,11 +4,12 @@
  *
  * | layout | the server | commands | agents | templates |
  * |---|---|---|---|---|
- * | install (global or local) | `<config>/get-shit-done/mcp-server.js` (+ `chunks/`) | `<config>/commands/gsd/` | `<config>/agents/` | `<config>/get-shit-done/templates/` |
+ * | install (global or local) | `<config>/gsdcc/mcp-server.js` (+ `chunks/`) | `<config>/gsdcc/commands/gsd/` | `<config>/gsdcc/agents/` | `<config>/gsdcc/templates/` |
  * | plugin / npm package | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/commands/gsd/` | `<pkg>/agents/` | `<pkg>/templates/` |
  * | checkout (tsc output) | `<repo>/dist/mcp-server/src/*.js` | `<repo>/commands/gsd/` | `<repo>/agents/` | `<repo>/templates/` |
  *
- * So: walk up from the module's folder; the first folder holding `commands/gsd/` gives commands (and `agents/` beside
+ * (An install keeps its own copy of the commands and agents inside its runtime folder, as installed, so the server never
+ * reads upstream GSD's `<config>/commands/gsd/` one level up.) So: walk up from the module's folder; the first folder holding `commands/gsd/` gives commands (and `agents/` beside
  * it), the first holding `templates/PLAN.md` gives templates. `GSD_ASSETS_DIR` (a folder laid out like the package)
  * is searched first.
  */
@@ -57,6 +58,32 @@ export function findAssetDirs(start = path.dirname(fileURLToPath(import.meta.url
 let cached: AssetDirs | null = null;
 export function assetDirs(): AssetDirs {
   return (cached ??= findAssetDirs());
+}
+
+let renames: Map<string, string> | null = null;
+/**
+ * Our agents' names as installed: beside upstream GSD an install names them `gsdcc-<x>` instead of `gsd-<x>`
+ * (installer/src/install/assets.ts), so spawn plans must name those. Empty when the agents are installed as shipped.
+ */
+export function installedAgentNames(dirs: AssetDirs = assetDirs()): Map<string, string> {
+  if (renames && dirs === cached) return renames;
+  const ids = new Set(listAssetIds(dirs.agents));
+  const out = new Map<string, string>();
+  for (const id of ids) if (id.startsWith('gsdcc-') && !ids.has(`gsd-${id.slice(6)}`)) out.set(`gsd-${id.slice(6)}`, id);
+  if (dirs === cached) renames = out;
+  return out;
+}
+
+/** A copy of `value` where every string equal to a renamed agent's shipped name is its installed name. */
+export function withInstalledAgentNames<T>(value: T, names: Map<string, string> = installedAgentNames()): T {
+  if (!names.size) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return names.get(v) ?? v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** A safe asset id: lower-case words joined by `-`, `_` or `:` (`plan-phase`, `gsd:plan-phase`, `gsd-planner`). */
