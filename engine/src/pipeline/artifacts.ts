@@ -9,7 +9,7 @@ import { LazyRecords } from '../graph/lazy-records.js';
 import { intelPaths } from '../paths.js';
 import { patchGraphDb, stageGraphDb, stageFile, writeFully, writeFileAtomic, writePagesSync, PageStage, renderEntity, renderSummary, readEntityPurpose, type StagedFile } from '../store/index.js';
 import { sha1Hex } from '../hash.js';
-import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
+import type { FileRecord, GraphRows, Hotspot, RelPath, StoreMeta } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
 import { entityId } from '../ids.js';
@@ -267,9 +267,11 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
     }
     existing.clear();
     lap(`write: entities (${pages.count} rendered)`);
-    const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
+    // the rows are garbage once graph.db is written: what follows reuses their memory
+    let rows: GraphRows | null = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
     lap('write: graph.db rows');
     staged.push(await stageGraphDb(paths.graph, rows, meta(builtAt)));
+    rows = null;
     lap('write: graph.db');
     const summary = fullSummary(state, edges, builtAt);
     staged.push(stageFile(paths.summary, (fd) => writeFully(fd, Buffer.from(summaryText(state, summary)))));

@@ -412,7 +412,7 @@ function packInterior(
 function rowOf(columns: readonly Column[], r: number, row: Value[]): Value[] {
   for (let c = 0; c < columns.length; c++) {
     const column = columns[c];
-    row[c] = column === ROWIDS ? r + 1 : column[r];
+    row[c] = column === ROWIDS ? r + 1 : column(r);
   }
   return row;
 }
@@ -523,16 +523,18 @@ function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-/** A comparison of the strings of one column that agrees with BINARY collation: JavaScript's own when it can. */
-function textOrder(column: readonly string[]): (a: string, b: string) => number {
-  if (column.some((s) => NOT_BMP_ORDERED.test(s))) return compareUtf8;
-  return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-}
-
 /** A comparison of one key column's values (text, or integers) that agrees with SQLite's order. */
-function columnOrder(values: readonly Value[]): (a: Value, b: Value) => number {
-  if (values.every((v) => typeof v === 'number')) return (a, b) => (a as number) - (b as number);
-  return textOrder(values as readonly string[]) as (a: Value, b: Value) => number;
+function columnOrder(column: (r: number) => Value, rows: number): (a: Value, b: Value) => number {
+  let numbers = true;
+  let bmpOrdered = true;
+  for (let r = 0; r < rows && (numbers || bmpOrdered); r++) {
+    const v = column(r);
+    if (typeof v !== 'number') numbers = false;
+    if (typeof v === 'string' && NOT_BMP_ORDERED.test(v)) bmpOrdered = false;
+  }
+  if (numbers) return (a, b) => (a as number) - (b as number);
+  if (!bmpOrdered) return compareUtf8 as (a: Value, b: Value) => number;
+  return (a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0);
 }
 
 // ---------------------------------------------------------------- the database
@@ -540,8 +542,11 @@ function columnOrder(values: readonly Value[]): (a: Value, b: Value) => number {
 /** The column of row numbers (1, 2, …): what an index on a rowid table ends with. */
 export const ROWIDS = Symbol('rowids');
 
-/** The values of one column of a b-tree's records, row by row; ROWIDS for the row numbers. */
-export type Column = readonly Value[] | typeof ROWIDS;
+/**
+ * The values of one column of a b-tree's records: row r's value (read off the caller's rows, so that no array of
+ * a column is made); ROWIDS for the row numbers.
+ */
+export type Column = ((r: number) => Value) | typeof ROWIDS;
 
 /**
  * What lays out a new database's b-trees, page after page (treeWriter below). layoutGraphFile decides what goes
@@ -574,12 +579,12 @@ export function treeWriter(sink: PageSink): TreeWriter {
     index(columns, rows, keys, unique) {
       // key columns compared where they are (no array per row); ROWIDS is the row's own number
       const keyColumns = columns.slice(0, keys);
-      const orders = keyColumns.map((c) => (c === ROWIDS ? null : columnOrder(c)));
+      const orders = keyColumns.map((c) => (c === ROWIDS ? null : columnOrder(c, rows)));
       const compare = (a: number, b: number): number => {
         for (let c = 0; c < keys; c++) {
           const column = keyColumns[c];
           if (column === ROWIDS) return a - b;
-          const d = orders[c]!(column[a], column[b]);
+          const d = orders[c]!(column(a), column(b));
           if (d !== 0) return d;
         }
         return a - b;
@@ -592,7 +597,7 @@ export function treeWriter(sink: PageSink): TreeWriter {
           let same = true;
           for (let c = 0; c < keys && same; c++) {
             const column = keyColumns[c];
-            same = column !== ROWIDS && column[order[k - 1]] === column[order[k]];
+            same = column !== ROWIDS && column(order[k - 1]) === column(order[k]);
           }
           if (same) return null;
         }
@@ -691,15 +696,18 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
   const table = (name: string, root: number) => schema.push({ type: 'table', name, table: name, root, sql: statement(`CREATE TABLE ${name} (`) });
   const autoIndex = (on: string, n: number, root: number) => schema.push({ type: 'index', name: `sqlite_autoindex_${on}_${n}`, table: on, root, sql: null });
   /** an index on a rowid table: entries (column, rowid) in BINARY order */
-  const rowidIndex = (column: readonly string[]) => writer.index([column, ROWIDS], column.length, 2, false)!;
-  const of = <T, V extends Value>(items: readonly T[], pick: (item: T) => V): V[] => items.map(pick);
+  const rowidIndex = (column: (r: number) => Value, rows: number) => writer.index([column, ROWIDS], rows, 2, false)!;
+  const of =
+    <T,>(items: readonly T[], pick: (item: T) => Value) =>
+    (r: number): Value =>
+      pick(items[r]);
 
   // nodes: PRIMARY KEY id and UNIQUE path are automatic indexes
   const nodeIds = of(nodes, (n) => n.id);
   const nodePaths = of(nodes, (n) => n.path);
   table('nodes', writer.table([nodeIds, nodePaths, of(nodes, (n) => n.kind), of(nodes, (n) => n.body)], nodes.length));
-  autoIndex('nodes', 1, rowidIndex(nodeIds));
-  autoIndex('nodes', 2, rowidIndex(nodePaths));
+  autoIndex('nodes', 1, rowidIndex(nodeIds, nodes.length));
+  autoIndex('nodes', 2, rowidIndex(nodePaths, nodes.length));
 
   // edges: WITHOUT ROWID, so the table is an index b-tree keyed on (source, target, kind) that holds every column
   const sources = of(edges, (e) => e.source);
@@ -719,18 +727,19 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
   const unresolvedNodes = of(unresolved, (u) => u.nodeId);
   table('unresolved', writer.table([unresolvedNodes, of(unresolved, (u) => u.specifier), of(unresolved, (u) => u.kind), of(unresolved, (u) => u.reason), of(unresolved, (u) => u.line)], unresolved.length));
   const metaKeys = [META_KEYS.storeFormatVersion, META_KEYS.toolVersion, META_KEYS.builtAt];
-  table('meta', writer.table([metaKeys, [String(meta.storeFormatVersion), meta.toolVersion, meta.builtAt]], metaKeys.length));
-  autoIndex('meta', 1, rowidIndex(metaKeys));
+  const metaValues = [String(meta.storeFormatVersion), meta.toolVersion, meta.builtAt];
+  table('meta', writer.table([of(metaKeys, (k) => k), of(metaValues, (v) => v)], metaKeys.length));
+  autoIndex('meta', 1, rowidIndex(of(metaKeys, (k) => k), metaKeys.length));
 
   // then the explicit indexes, in schema order
   const index = (name: string, on: string, root: number) => schema.push({ type: 'index', name, table: on, root, sql: statement(`CREATE INDEX ${name} ON`) });
   // an index on a WITHOUT ROWID table ends with the primary key columns it does not hold already
   index('edges_target', 'edges', writer.index([targets, sources, edgeKinds], edges.length, 3, false)!);
-  index('symbols_name', 'symbols', rowidIndex(symbolNames));
-  index('symbols_node_id', 'symbols', rowidIndex(symbolNodes));
-  index('externals_package', 'externals', rowidIndex(externalPackages));
-  index('externals_node_id', 'externals', rowidIndex(externalNodes));
-  index('unresolved_node_id', 'unresolved', rowidIndex(unresolvedNodes));
+  index('symbols_name', 'symbols', rowidIndex(symbolNames, symbols.length));
+  index('symbols_node_id', 'symbols', rowidIndex(symbolNodes, symbols.length));
+  index('externals_package', 'externals', rowidIndex(externalPackages, externals.length));
+  index('externals_node_id', 'externals', rowidIndex(externalNodes, externals.length));
+  index('unresolved_node_id', 'unresolved', rowidIndex(unresolvedNodes, unresolved.length));
   const laidOut = new Set(schema.map((s) => s.sql));
   const missing = DDL_STATEMENTS.filter((s) => !laidOut.has(s));
   if (missing.length > 0) throw new Error(`sqlite-file: schema.ts statements not laid out here: ${missing.map((s) => s.split('\n')[0]).join('; ')}`);
