@@ -13,6 +13,7 @@ import type { FileRecord, GraphRows, Hotspot, RelPath, StoreMeta } from '../type
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
 import { entityId } from '../ids.js';
+import { collectGarbage } from '../memory.js';
 import { perfMark } from '../perf.js';
 import { pidAlive } from '../process-alive.js';
 import type { ProjectState } from './project-state.js';
@@ -237,6 +238,9 @@ export class BuildWriteError extends Error {
  * them is written are they put in place (renames, which need no space), index.json last. A failure on the way (a
  * full disk) removes what was staged and throws BuildWriteError: the previous intelligence stays as it was.
  */
+/** From this many files a full build collects garbage between its write phases (a few ms each below it: not worth it). */
+const COLLECT_FROM = 10_000;
+
 export async function writeAllArtifacts(state: ProjectState, builtAt: string, options: { /** entity pages on a writer thread (default: from PAGE_THREAD_FROM files) */ pageThread?: boolean } = {}): Promise<EdgeIndex> {
   const paths = intelPaths(state.root);
   const lap = perfMark();
@@ -251,6 +255,8 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
   const keep = new Set<string>();
   let pages: PageStage | undefined;
   let edges: EdgeIndex;
+  /** a full collection between the phases that leave the most garbage (memory.ts) */
+  const large = state.records.size >= COLLECT_FROM;
   try {
     for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, (id, text) => existing.set(id, pageDigest(text)), onDisk));
     lap('write: absorb manual purposes');
@@ -267,11 +273,13 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
     }
     existing.clear();
     lap(`write: entities (${pages.count} rendered)`);
+    if (large) collectGarbage();
     // the rows are garbage once graph.db is written: what follows reuses their memory
     let rows: GraphRows | null = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
     lap('write: graph.db rows');
     staged.push(await stageGraphDb(paths.graph, rows, meta(builtAt)));
     rows = null;
+    if (large) collectGarbage();
     lap('write: graph.db');
     const summary = fullSummary(state, edges, builtAt);
     staged.push(stageFile(paths.summary, (fd) => writeFully(fd, Buffer.from(summaryText(state, summary)))));
