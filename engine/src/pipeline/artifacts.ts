@@ -13,7 +13,7 @@ import type { FileRecord, GraphRows, Hotspot, RelPath, StoreMeta } from '../type
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
 import { entityId } from '../ids.js';
-import { collectGarbage } from '../memory.js';
+import { COLLECT_FROM, collectGarbage } from '../memory.js';
 import { perfMark } from '../perf.js';
 import { pidAlive } from '../process-alive.js';
 import type { ProjectState } from './project-state.js';
@@ -238,9 +238,6 @@ export class BuildWriteError extends Error {
  * them is written are they put in place (renames, which need no space), index.json last. A failure on the way (a
  * full disk) removes what was staged and throws BuildWriteError: the previous intelligence stays as it was.
  */
-/** From this many files a full build collects garbage between its write phases (a few ms each below it: not worth it). */
-const COLLECT_FROM = 10_000;
-
 export async function writeAllArtifacts(state: ProjectState, builtAt: string, options: { /** entity pages on a writer thread (default: from PAGE_THREAD_FROM files) */ pageThread?: boolean } = {}): Promise<EdgeIndex> {
   const paths = intelPaths(state.root);
   const lap = perfMark();
