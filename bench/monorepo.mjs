@@ -231,6 +231,11 @@ function du(p) {
   return bytes;
 }
 
+/** Bytes of the source files the engine indexes in the tree (what .planning/intel/ describes). */
+export function sourceBytes(root) {
+  return listFiles(path.join(root, 'packages')).filter(indexable).reduce((t, rel) => t + fs.statSync(path.join(root, 'packages', rel)).size, 0);
+}
+
 function intelSize(root) {
   const dir = path.join(root, '.planning', 'intel');
   return { total: du(dir), entities: du(path.join(dir, 'entities')), graph: du(path.join(dir, 'graph.db')), index: du(path.join(dir, 'index.json')), summary: du(path.join(dir, 'summary.md')) };
@@ -409,11 +414,11 @@ function renderSection(r, recipe = RECIPES.files) {
   L.push(`- Command: \`${r.command}\` (after \`npm run build\`). Trees: copies of ${packages.map((c) => `${c.pkg}@${c.version}`).join(', ')} as npm workspaces (each package's source as published, \`npm pack\`), ${heavy ? `whole copies (${r.sizes.map((s) => `${s.copies} copies: ${f(s.files)} indexed files, ${f(s.lines)} lines`).join('; ')})` : 'cut to N indexed files'}.`);
   L.push(`- build: \`intel build\` cold (the old intel folder renamed away, not deleted: bench/README.md), wall, CPU and peak RSS by GNU time; median of ${r.sizes[0]?.build?.runs ?? 1} build${(r.sizes[0]?.build?.runs ?? 1) === 1 ? '' : 's'} per tree, rounds interleaved across the trees and run before everything else, highest peak RSS. edit: engine time the worker logs for an Edit sent through the PostToolUse hook to a warm worker (median of the edits after the first; the table below has the cold worker and the first edit). catch-up: SessionStart after N files were modified, until its worker is done (wall). blast: warm \`blast_radius\` (depth 3) on the top hotspot, time inside the server (median of 20), and the server\'s RSS after them. status: \`intel status\`, whole CLI process, median of 5 interleaved pairs: with a stale index-facts.bin (deleted before the run; otherwise met within ~3 s of an index write the hooks\' worker did not make), then with a current one (after a build, after edits through the hooks, and every status after the first). A row below: the status right after the edits and the catch-up through the hooks.`, '');
   L.push('- Wall times on this machine are shared with other jobs (load averages above): each figure is also given as CPU time (user + system: GNU time for processes; `process.cpuUsage()` around the call in one engine process, `--engine` child, for edit / catch-up / status / blast), which is what the code costs. Bars are judged on CPU time where the wall time is inflated by the load, except `intel status`, judged on wall time: its CPU time counts V8\'s parallel GC threads and is above its wall time on a quiet machine. Both are shown.', '');
-  L.push('| files | build wall / CPU s | build peak RSS MB | edit: hook wall ms; engine CPU ms | catch-up (files): hook wall ms; engine CPU ms | blast: server ms; engine CPU ms | server RSS MB | status: CLI wall / CPU ms (stale sidecar; current) | intel MB (entities / graph.db / index.json) |');
-  L.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  L.push('| files | build wall / CPU s | build peak RSS MB | edit: hook wall ms; engine CPU ms | catch-up (files): hook wall ms; engine CPU ms | blast: server ms; engine CPU ms | server RSS MB | status: CLI wall / CPU ms (stale sidecar; current) | source MB | intel MB (entities / graph.db / index.json) | intel / source |');
+  L.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
   const e = (s, k, d = 0) => f(s.engine?.[k]?.cpuMs, d);
   for (const s of r.sizes) {
-    L.push(`| ${f(s.files)} | ${f(s.build.wallMs / 1000, 1)} / ${f(s.build.cpuMs / 1000, 1)} | ${f(s.build.maxRssMB)} | ${f(s.editMs)}; ${e(s, 'edit')} | ${s.catchUp ? `(${f(s.catchUp.files)}) ${f(s.catchUp.ms)}; ${e(s, 'refresh')}` : '—'} | ${f(s.mcp?.blastMs, 2)}; ${e(s, 'blast', 2)} | ${f(s.mcp?.rssMB)} | ${f(s.statusMs)} / ${f(s.statusCpuMs)}; ${f(s.statusAgainMs)} / ${f(s.statusAgainCpuMs)} | ${mb(s.size.total)} (${mb(s.size.entities)} / ${mb(s.size.graph)} / ${mb(s.size.index)}) |`);
+    L.push(`| ${f(s.files)} | ${f(s.build.wallMs / 1000, 1)} / ${f(s.build.cpuMs / 1000, 1)} | ${f(s.build.maxRssMB)} | ${f(s.editMs)}; ${e(s, 'edit')} | ${s.catchUp ? `(${f(s.catchUp.files)}) ${f(s.catchUp.ms)}; ${e(s, 'refresh')}` : '—'} | ${f(s.mcp?.blastMs, 2)}; ${e(s, 'blast', 2)} | ${f(s.mcp?.rssMB)} | ${f(s.statusMs)} / ${f(s.statusCpuMs)}; ${f(s.statusAgainMs)} / ${f(s.statusAgainCpuMs)} | ${s.sourceBytes ? mb(s.sourceBytes) : '—'} | ${mb(s.size.total)} (${mb(s.size.entities)} / ${mb(s.size.graph)} / ${mb(s.size.index)}) | ${s.sourceBytes ? `${f(s.size.total / s.sourceBytes, 2)}×` : '—'} |`);
   }
   if (r.sizes.some((s) => s.hook)) {
     L.push('', `Edit through the PostToolUse hook, engine ms / drain CPU ms (the worker's log: engine time of the update; CPU of the whole drain, lock and journal included). Cold: a worker started for the edit (\`intel.workerIdleSeconds: 0\`, and every edit before workers lingered). First: the first edit after SessionStart, whose worker caught up, warmed up and waited. Following: median of the next ones, same worker. Edits ${EDIT_PAUSE_MS / 1000} s apart. Idle RSS: the waiting worker's, after SessionStart / after the edits.`, '');
@@ -480,7 +485,7 @@ else if (isMain) {
     // every build first: the edits and the catch-up replace entity pages (freeing their inodes), which would slow the
     // next tree's build on this disk (lib/common.mjs, setAside)
     // rounds interleaved, so that a busy spell of this shared machine falls on every tree alike
-    result.sizes = sizes.map((n, i) => ({ files: n, ...(heavy ? { copies: copies[i], lines: stamps[i].lines } : {}), builds: [] }));
+    result.sizes = sizes.map((n, i) => ({ files: n, ...(heavy ? { copies: copies[i], lines: stamps[i].lines } : {}), sourceBytes: sourceBytes(roots[i]), builds: [] }));
     for (let round = 0; round < opts['build-runs']; round++) for (const [i, root] of roots.entries()) await buildSize(sizes[i], root, result.sizes[i]);
     if (!opts['build-only']) for (const [i, root] of roots.entries()) await measureSize(root, result.sizes[i], opts);
     result.loadavgEnd = machineInfo().loadavg;
