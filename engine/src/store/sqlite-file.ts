@@ -711,19 +711,16 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
 
   // edges: WITHOUT ROWID, so the table is an index b-tree keyed on (source, target, kind) that holds every column
   const sources = of(edges, (e) => e.source);
-  const targets = of(edges, (e) => e.target);
   const edgeKinds = of(edges, (e) => e.kind);
-  const edgeColumns = [sources, targets, edgeKinds, of(edges, (e) => e.names), of(edges, (e) => e.reexports), of(edges, (e) => e.specifier), of(edges, (e) => e.line)];
+  const edgeColumns = [sources, of(edges, (e) => e.target), edgeKinds, of(edges, (e) => e.names), of(edges, (e) => e.reexports), of(edges, (e) => e.specifier), of(edges, (e) => e.line)];
   const edgesRoot = writer.index(edgeColumns, edges.length, 3, true);
   if (edgesRoot === null) return null; // INSERT OR REPLACE keeps the last
   table('edges', edgesRoot);
 
   const symbolNodes = of(symbols, (s) => s.nodeId);
-  const symbolNames = of(symbols, (s) => s.name);
-  table('symbols', writer.table([symbolNodes, symbolNames, of(symbols, (s) => s.kind), of(symbols, (s) => s.line), of(symbols, (s) => (s.exported ? 1 : 0))], symbols.length));
+  table('symbols', writer.table([symbolNodes, of(symbols, (s) => s.name), of(symbols, (s) => s.kind), of(symbols, (s) => s.line), of(symbols, (s) => (s.exported ? 1 : 0))], symbols.length));
   const externalNodes = of(externals, (x) => x.nodeId);
-  const externalPackages = of(externals, (x) => x.package);
-  table('externals', writer.table([externalNodes, externalPackages, of(externals, (x) => x.specifier), of(externals, (x) => x.kind), of(externals, (x) => x.line)], externals.length));
+  table('externals', writer.table([externalNodes, of(externals, (x) => x.package), of(externals, (x) => x.specifier), of(externals, (x) => x.kind), of(externals, (x) => x.line)], externals.length));
   const unresolvedNodes = of(unresolved, (u) => u.nodeId);
   table('unresolved', writer.table([unresolvedNodes, of(unresolved, (u) => u.specifier), of(unresolved, (u) => u.kind), of(unresolved, (u) => u.reason), of(unresolved, (u) => u.line)], unresolved.length));
   const metaKeys = [META_KEYS.storeFormatVersion, META_KEYS.toolVersion, META_KEYS.builtAt];
@@ -733,11 +730,7 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
 
   // then the explicit indexes, in schema order
   const index = (name: string, on: string, root: number) => schema.push({ type: 'index', name, table: on, root, sql: statement(`CREATE INDEX ${name} ON`) });
-  // an index on a WITHOUT ROWID table ends with the primary key columns it does not hold already
-  index('edges_target', 'edges', writer.index([targets, sources, edgeKinds], edges.length, 3, false)!);
-  index('symbols_name', 'symbols', rowidIndex(symbolNames, symbols.length));
   index('symbols_node_id', 'symbols', rowidIndex(symbolNodes, symbols.length));
-  index('externals_package', 'externals', rowidIndex(externalPackages, externals.length));
   index('externals_node_id', 'externals', rowidIndex(externalNodes, externals.length));
   index('unresolved_node_id', 'unresolved', rowidIndex(unresolvedNodes, unresolved.length));
   const laidOut = new Set(schema.map((s) => s.sql));
