@@ -18,14 +18,24 @@ import { median } from './lib/stats.mjs';
 import { logMark, logSince, waitForIdle, waitForWorker } from './lib/worker-wait.mjs';
 import { loadResult, saveResult, writeResultsSection } from './lib/write-results.mjs';
 
-const START = '<!-- monorepo:start -->';
-const END = '<!-- monorepo:end -->';
 const HOOK_DIR = path.join(ROOT, 'dist', 'hooks', 'src');
 const POST = path.join(HOOK_DIR, 'post-tool-use.cjs');
 const SESSION = path.join(HOOK_DIR, 'session-start.cjs');
 const SERVER = path.join(ROOT, 'dist', 'runtime', 'mcp-server.js');
 /** the five packages the tree is made of, copied round robin (five real npm packages) */
 const PACKAGES = [...CORPORA, PARITY_CORPORA.find((c) => c.name === 'rxjs')];
+/**
+ * --recipe heavy: whole copies of five packages of heavy real code (about 300 lines a file), each its source as
+ * published: --copies 20 makes ~51,760 indexed files, ~17 million lines.
+ */
+const HEAVY = [
+  { name: 'rxjs', pkg: 'rxjs', version: '7.8.2' },
+  { name: 'three', pkg: 'three', version: '0.187.0' },
+  { name: 'webpack', pkg: 'webpack', version: '5.112.2' },
+  { name: 'effect', pkg: 'effect', version: '3.22.4' },
+  { name: 'svelte', pkg: 'svelte', version: '5.57.3' },
+];
+const RECIPES = { files: { packages: PACKAGES, start: '<!-- monorepo:start -->', end: '<!-- monorepo:end -->', result: 'monorepo' }, heavy: { packages: HEAVY, start: '<!-- monorepo-heavy:start -->', end: '<!-- monorepo-heavy:end -->', result: 'monorepo-heavy' } };
 const BARS = { rssMB: 1024, timeRatio: 6, editMs: 300, catchUpMs: 5000, blastMs: 20, serverRssMB: 400, statusMs: 1000 };
 
 const USAGE = `
@@ -47,10 +57,14 @@ build output and the other built-in exclusions). On each tree:
   size       .planning/intel/ by part
 Bars at the largest size: build RSS ≤ ${BARS.rssMB} MB and time ≤ ${BARS.timeRatio}× the 10k tree's; edit ≤ ${BARS.editMs} ms;
 catch-up ≤ ${BARS.catchUpMs} ms; blast radius ≤ ${BARS.blastMs} ms with server RSS ≤ ${BARS.serverRssMB} MB; status ≤ ${BARS.statusMs} ms.
-Writes bench/RESULTS.md between ${START} and ${END}.`;
+--recipe heavy: trees of --copies whole copies of ${HEAVY.map((c) => `${c.pkg}@${c.version}`).join(', ')}
+(bench/.work/monorepo/heavy-<copies>), judged on the same bars, the time ratio against the smallest tree.
+Writes bench/RESULTS.md between its recipe's markers (<!-- monorepo:start --> or <!-- monorepo-heavy:start -->).`;
 
 const SPEC = {
   sizes: { type: 'string', default: '1000,10000,50000', help: 'tree sizes (source files), comma list' },
+  recipe: { type: 'string', default: 'files', help: 'files: trees cut to --sizes files; heavy: --copies whole copies of rxjs, three, webpack, effect, svelte' },
+  copies: { type: 'string', default: '4,20', help: 'with --recipe heavy: copies of each package per tree, comma list' },
   edits: { type: 'number', default: 5, help: 'PostToolUse edits per tree (median)' },
   'build-runs': { type: 'number', default: 3, help: 'cold builds per tree, rounds interleaved across the trees (medians)' },
   keep: { type: 'boolean', default: false, help: 'reuse an existing generated tree of the same size' },
@@ -65,17 +79,21 @@ const indexable = (rel) => isSourcePath(rel) && !rel.endsWith('.min.js') && !rel
 
 
 /** Generates the tree of `n` source files; returns its root. */
-export function generateMonorepo(n, { keep = false } = {}) {
-  const root = path.join(WORK_DIR, 'monorepo', String(n));
+export function generateMonorepo(n, { keep = false, packages = PACKAGES, copies = 0 } = {}) {
+  const root = path.join(WORK_DIR, 'monorepo', copies ? `heavy-${copies}` : String(n));
   const stamp = path.join(root, '.bench-monorepo.json');
   if (keep && fs.existsSync(stamp)) return root;
   setAside(root);
   mkdirp(path.join(root, 'packages'));
-  const sources = PACKAGES.map((c) => {
+  const sources = packages.map((c) => {
     const dir = ensureCorpus(c);
-    return { c, dir, files: listFiles(dir).sort(), count: listFiles(dir).filter(indexable).length };
+    const files = listFiles(dir).sort();
+    const lines = files.filter(indexable).reduce((t, rel) => t + fs.readFileSync(path.join(dir, rel), 'utf8').split('\n').length, 0);
+    return { c, dir, files, count: files.filter(indexable).length, lines };
   });
+  if (copies) n = copies * sources.reduce((t, s) => t + s.count, 0);
   let total = 0;
+  let lines = 0;
   const workspaces = [];
   for (let k = 1; total < n; k++) {
     for (const s of sources) {
@@ -85,6 +103,7 @@ export function generateMonorepo(n, { keep = false } = {}) {
       if (total + s.count <= n) {
         fs.cpSync(s.dir, dest, { recursive: true });
         total += s.count;
+        lines += s.lines;
       } else {
         // the last copy, cut: its first source files in path order, with every other file
         let left = n - total;
@@ -107,7 +126,7 @@ export function generateMonorepo(n, { keep = false } = {}) {
   }
   fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'bench-monorepo', private: true, workspaces: ['packages/*'] }, null, 2) + '\n');
   mkdirp(path.join(root, '.planning'));
-  fs.writeFileSync(stamp, JSON.stringify({ files: n, workspaces: workspaces.length }) + '\n');
+  fs.writeFileSync(stamp, JSON.stringify({ files: n, workspaces: workspaces.length, ...(copies ? { lines } : {}) }) + '\n');
   log(`monorepo: ${root}: ${n} source files in ${workspaces.length} workspaces`);
   return root;
 }
@@ -210,6 +229,11 @@ function du(p) {
   if (!st.isDirectory()) return st.size;
   for (const e of fs.readdirSync(p)) bytes += du(path.join(p, e));
   return bytes;
+}
+
+/** Bytes of the source files the engine indexes in the tree (what .planning/intel/ describes). */
+export function sourceBytes(root) {
+  return listFiles(path.join(root, 'packages')).filter(indexable).reduce((t, rel) => t + fs.statSync(path.join(root, 'packages', rel)).size, 0);
 }
 
 function intelSize(root) {
@@ -378,21 +402,23 @@ async function measureSize(root, out, opts) {
   return out;
 }
 
-function renderSection(r) {
+function renderSection(r, recipe = RECIPES.files) {
+  const { start: START, end: END, packages } = recipe;
   if (!r) return `${START}\n${END}`;
   const m = r.machine;
   const f = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '—');
   const mb = (b) => f(b / 1e6, 1);
-  const L = [START, '', '### 1,000, 10,000 and 50,000 files (bench/monorepo.mjs)', '', 'Generated by `node bench/monorepo.mjs`; edit outside the monorepo markers.', ''];
+  const heavy = recipe === RECIPES.heavy;
+  const L = [START, '', heavy ? '### Heavy real code: whole copies of five packages (bench/monorepo.mjs --recipe heavy)' : '### 1,000, 10,000 and 50,000 files (bench/monorepo.mjs)', '', 'Generated by `node bench/monorepo.mjs`; edit outside the monorepo markers.', ''];
   L.push(`- Date: ${r.date}; machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}; Node ${m.node}; load average at start ${m.loadavg}, at the end ${r.loadavgEnd}`);
-  L.push(`- Command: \`${r.command}\` (after \`npm run build\`). Trees: copies of ${PACKAGES.map((c) => `${c.pkg}@${c.version}`).join(', ')} as npm workspaces, cut to N indexed files.`);
+  L.push(`- Command: \`${r.command}\` (after \`npm run build\`). Trees: copies of ${packages.map((c) => `${c.pkg}@${c.version}`).join(', ')} as npm workspaces (each package's source as published, \`npm pack\`), ${heavy ? `whole copies (${r.sizes.map((s) => `${s.copies} copies: ${f(s.files)} indexed files, ${f(s.lines)} lines`).join('; ')})` : 'cut to N indexed files'}.`);
   L.push(`- build: \`intel build\` cold (the old intel folder renamed away, not deleted: bench/README.md), wall, CPU and peak RSS by GNU time; median of ${r.sizes[0]?.build?.runs ?? 1} build${(r.sizes[0]?.build?.runs ?? 1) === 1 ? '' : 's'} per tree, rounds interleaved across the trees and run before everything else, highest peak RSS. edit: engine time the worker logs for an Edit sent through the PostToolUse hook to a warm worker (median of the edits after the first; the table below has the cold worker and the first edit). catch-up: SessionStart after N files were modified, until its worker is done (wall). blast: warm \`blast_radius\` (depth 3) on the top hotspot, time inside the server (median of 20), and the server\'s RSS after them. status: \`intel status\`, whole CLI process, median of 5 interleaved pairs: with a stale index-facts.bin (deleted before the run; otherwise met within ~3 s of an index write the hooks\' worker did not make), then with a current one (after a build, after edits through the hooks, and every status after the first). A row below: the status right after the edits and the catch-up through the hooks.`, '');
   L.push('- Wall times on this machine are shared with other jobs (load averages above): each figure is also given as CPU time (user + system: GNU time for processes; `process.cpuUsage()` around the call in one engine process, `--engine` child, for edit / catch-up / status / blast), which is what the code costs. Bars are judged on CPU time where the wall time is inflated by the load, except `intel status`, judged on wall time: its CPU time counts V8\'s parallel GC threads and is above its wall time on a quiet machine. Both are shown.', '');
-  L.push('| files | build wall / CPU s | build peak RSS MB | edit: hook wall ms; engine CPU ms | catch-up (files): hook wall ms; engine CPU ms | blast: server ms; engine CPU ms | server RSS MB | status: CLI wall / CPU ms (stale sidecar; current) | intel MB (entities / graph.db / index.json) |');
-  L.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  L.push('| files | build wall / CPU s | build peak RSS MB | edit: hook wall ms; engine CPU ms | catch-up (files): hook wall ms; engine CPU ms | blast: server ms; engine CPU ms | server RSS MB | status: CLI wall / CPU ms (stale sidecar; current) | source MB | intel MB (entities / graph.db / index.json) | intel / source |');
+  L.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
   const e = (s, k, d = 0) => f(s.engine?.[k]?.cpuMs, d);
   for (const s of r.sizes) {
-    L.push(`| ${f(s.files)} | ${f(s.build.wallMs / 1000, 1)} / ${f(s.build.cpuMs / 1000, 1)} | ${f(s.build.maxRssMB)} | ${f(s.editMs)}; ${e(s, 'edit')} | ${s.catchUp ? `(${f(s.catchUp.files)}) ${f(s.catchUp.ms)}; ${e(s, 'refresh')}` : '—'} | ${f(s.mcp?.blastMs, 2)}; ${e(s, 'blast', 2)} | ${f(s.mcp?.rssMB)} | ${f(s.statusMs)} / ${f(s.statusCpuMs)}; ${f(s.statusAgainMs)} / ${f(s.statusAgainCpuMs)} | ${mb(s.size.total)} (${mb(s.size.entities)} / ${mb(s.size.graph)} / ${mb(s.size.index)}) |`);
+    L.push(`| ${f(s.files)} | ${f(s.build.wallMs / 1000, 1)} / ${f(s.build.cpuMs / 1000, 1)} | ${f(s.build.maxRssMB)} | ${f(s.editMs)}; ${e(s, 'edit')} | ${s.catchUp ? `(${f(s.catchUp.files)}) ${f(s.catchUp.ms)}; ${e(s, 'refresh')}` : '—'} | ${f(s.mcp?.blastMs, 2)}; ${e(s, 'blast', 2)} | ${f(s.mcp?.rssMB)} | ${f(s.statusMs)} / ${f(s.statusCpuMs)}; ${f(s.statusAgainMs)} / ${f(s.statusAgainCpuMs)} | ${s.sourceBytes ? mb(s.sourceBytes) : '—'} | ${mb(s.size.total)} (${mb(s.size.entities)} / ${mb(s.size.graph)} / ${mb(s.size.index)}) | ${s.sourceBytes ? `${f(s.size.total / s.sourceBytes, 2)}×` : '—'} |`);
   }
   if (r.sizes.some((s) => s.hook)) {
     L.push('', `Edit through the PostToolUse hook, engine ms / drain CPU ms (the worker's log: engine time of the update; CPU of the whole drain, lock and journal included). Cold: a worker started for the edit (\`intel.workerIdleSeconds: 0\`, and every edit before workers lingered). First: the first edit after SessionStart, whose worker caught up, warmed up and waited. Following: median of the next ones, same worker. Edits ${EDIT_PAUSE_MS / 1000} s apart. Idle RSS: the waiting worker's, after SessionStart / after the edits.`, '');
@@ -401,12 +427,12 @@ function renderSection(r) {
     for (const s of r.sizes) if (s.hook) L.push(`| ${f(s.files)} | ${d(s.hook.cold)} | ${d(s.hook.first)} | ${d(s.hook.following)} | ${s.hook.sameWorker ? 'yes' : '**no**'} | ${f(s.hook.idleRssMB.afterSessionStart)} / ${f(s.hook.idleRssMB.afterEdits)} |`);
   }
   const big = r.sizes.at(-1);
-  const ten = r.sizes.find((s) => s.files === 10000);
+  const ten = heavy ? r.sizes[0] : r.sizes.find((s) => s.files === 10000);
   if (big && big.files >= 50000) {
     const cpu = (k) => big.engine?.[k]?.cpuMs;
     const bars = [
       ['cold build peak RSS', `${f(big.build.maxRssMB)} MB`, `≤ ${BARS.rssMB} MB`, big.build.maxRssMB <= BARS.rssMB],
-      ['cold build time / 10k tree (CPU; wall)', ten ? `${f(big.build.cpuMs / ten.build.cpuMs, 2)}×; ${f(big.build.wallMs / ten.build.wallMs, 2)}×` : '—', `≤ ${BARS.timeRatio}×`, ten ? big.build.cpuMs / ten.build.cpuMs <= BARS.timeRatio : false],
+      [`cold build time / ${ten ? f(ten.files) : '10k'}-file tree (CPU; wall)`, ten ? `${f(big.build.cpuMs / ten.build.cpuMs, 2)}×; ${f(big.build.wallMs / ten.build.wallMs, 2)}×` : '—', `≤ ${BARS.timeRatio}×`, ten ? big.build.cpuMs / ten.build.cpuMs <= BARS.timeRatio : false],
       big.hook
         ? ['edit through PostToolUse, warm worker (drain CPU, first; following; engine wall, following)', `${f(big.hook.first.cpuMs)}; ${f(big.hook.following.cpuMs)}; ${f(big.hook.following.engineMs)} ms`, `≤ ${BARS.editMs} ms`, Math.max(big.hook.first.cpuMs, big.hook.following.cpuMs) <= BARS.editMs]
         : ['edit through PostToolUse (engine CPU; worker wall)', `${f(cpu('edit'))}; ${f(big.editMs)} ms`, `≤ ${BARS.editMs} ms`, cpu('edit') <= BARS.editMs],
@@ -427,7 +453,7 @@ function renderSection(r) {
 }
 
 export function updateMonorepoResultsMd() {
-  writeResultsSection(START, END, renderSection(loadResult('monorepo')), 'monorepo');
+  for (const recipe of Object.values(RECIPES)) if (loadResult(recipe.result)) writeResultsSection(recipe.start, recipe.end, renderSection(loadResult(recipe.result), recipe), 'monorepo');
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
@@ -435,12 +461,19 @@ if (isMain && process.argv[2] === '--engine') runMain(() => engineChild(process.
 else if (isMain) {
   runMain(async () => {
     const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
-    const sizes = String(opts.sizes).split(',').map((s) => Number(s.trim()));
-    if (sizes.some((s) => !(s >= 10))) throw new UsageError('--sizes: numbers ≥ 10');
+    const recipe = RECIPES[opts.recipe];
+    if (!recipe) throw new UsageError(`--recipe: one of ${Object.keys(RECIPES).join(', ')}`);
+    const heavy = recipe === RECIPES.heavy;
+    const copies = heavy ? String(opts.copies).split(',').map((s) => Number(s.trim())) : [];
+    if (copies.some((c) => !(c >= 1))) throw new UsageError('--copies: numbers ≥ 1');
+    const sizes = heavy ? copies.map(() => 0) : String(opts.sizes).split(',').map((s) => Number(s.trim()));
+    if (sizes.some((s) => !heavy && !(s >= 10))) throw new UsageError('--sizes: numbers ≥ 10');
     if (!(opts['build-runs'] >= 1)) throw new UsageError('--build-runs: a number ≥ 1');
     for (const f of [OUR_CLI, POST, SESSION, SERVER]) if (!fs.existsSync(f)) throw new Error(`${path.relative(ROOT, f)} is missing: run npm run build first`);
     const result = { bench: 'monorepo', date: new Date().toISOString(), machine: machineInfo(), command: `node bench/monorepo.mjs ${process.argv.slice(2).join(' ')}`.trim(), sizes: [] };
-    const roots = sizes.map((n) => generateMonorepo(n, { keep: opts.keep }));
+    const roots = sizes.map((n, i) => generateMonorepo(n, { keep: opts.keep, packages: recipe.packages, copies: copies[i] }));
+    const stamps = roots.map((root) => JSON.parse(fs.readFileSync(path.join(root, '.bench-monorepo.json'), 'utf8')));
+    if (heavy) stamps.forEach((st, i) => (sizes[i] = st.files));
     if (opts['edit-only']) {
       for (const [i, root] of roots.entries()) {
         if (!fs.existsSync(path.join(root, '.planning', 'intel', 'index.json'))) throw new UsageError(`--edit-only: ${root} has no intel (run once with --keep first)`);
@@ -452,11 +485,11 @@ else if (isMain) {
     // every build first: the edits and the catch-up replace entity pages (freeing their inodes), which would slow the
     // next tree's build on this disk (lib/common.mjs, setAside)
     // rounds interleaved, so that a busy spell of this shared machine falls on every tree alike
-    result.sizes = sizes.map((n) => ({ files: n, builds: [] }));
+    result.sizes = sizes.map((n, i) => ({ files: n, ...(heavy ? { copies: copies[i], lines: stamps[i].lines } : {}), sourceBytes: sourceBytes(roots[i]), builds: [] }));
     for (let round = 0; round < opts['build-runs']; round++) for (const [i, root] of roots.entries()) await buildSize(sizes[i], root, result.sizes[i]);
     if (!opts['build-only']) for (const [i, root] of roots.entries()) await measureSize(root, result.sizes[i], opts);
     result.loadavgEnd = machineInfo().loadavg;
-    saveResult('monorepo', result);
+    saveResult(recipe.result, result);
     if (!opts['no-results-md']) updateMonorepoResultsMd();
     return 0;
   });

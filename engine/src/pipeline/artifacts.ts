@@ -9,10 +9,11 @@ import { LazyRecords } from '../graph/lazy-records.js';
 import { intelPaths } from '../paths.js';
 import { patchGraphDb, stageGraphDb, stageFile, writeFully, writeFileAtomic, writePagesSync, PageStage, renderEntity, renderSummary, readEntityPurpose, type StagedFile } from '../store/index.js';
 import { sha1Hex } from '../hash.js';
-import type { FileRecord, Hotspot, RelPath, StoreMeta } from '../types.js';
+import type { FileRecord, GraphRows, Hotspot, RelPath, StoreMeta } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
 import { entityId } from '../ids.js';
+import { COLLECT_FROM, collectGarbage } from '../memory.js';
 import { perfMark } from '../perf.js';
 import { pidAlive } from '../process-alive.js';
 import type { ProjectState } from './project-state.js';
@@ -251,6 +252,8 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
   const keep = new Set<string>();
   let pages: PageStage | undefined;
   let edges: EdgeIndex;
+  /** a full collection between the phases that leave the most garbage (memory.ts) */
+  const large = state.records.size >= COLLECT_FROM;
   try {
     for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, (id, text) => existing.set(id, pageDigest(text)), onDisk));
     lap('write: absorb manual purposes');
@@ -267,9 +270,13 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
     }
     existing.clear();
     lap(`write: entities (${pages.count} rendered)`);
-    const rows = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
+    if (large) collectGarbage();
+    // the rows are garbage once graph.db is written: what follows reuses their memory
+    let rows: GraphRows | null = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
     lap('write: graph.db rows');
     staged.push(await stageGraphDb(paths.graph, rows, meta(builtAt)));
+    rows = null;
+    if (large) collectGarbage();
     lap('write: graph.db');
     const summary = fullSummary(state, edges, builtAt);
     staged.push(stageFile(paths.summary, (fd) => writeFully(fd, Buffer.from(summaryText(state, summary)))));

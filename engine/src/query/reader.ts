@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { looksLikeEntityId, toRelPath } from '../ids.js';
 import { intelPaths } from '../paths.js';
+import { COLLECT_FROM, collectGarbage } from '../memory.js';
 import type { GraphDb } from '../store/index.js';
 import type { ExportRecord, FileType, ImportKind, ReexportBinding, RelPath, StoreMeta } from '../types.js';
 
@@ -97,12 +98,26 @@ export class IntelReader {
     } finally {
       graph.close();
     }
+    // the rows decoded on the way are garbage: collected now, before the server's queries grow the heap past them
+    if (this.nodes.size >= COLLECT_FROM) collectGarbage();
   }
 
   private load(graph: GraphDb): void {
+    // One object for each distinct value (kinds, names, the names and re-export lists of edges, export lists): the
+    // copies of a package in a monorepo repeat them, and each row from sql.js is a fresh string. Read-only values, shared.
+    const pool = new Map<string, unknown>();
+    const shared = <T>(key: unknown, make: (text: string) => T): T => {
+      const text = key as string;
+      let value = pool.get(text) as T | undefined;
+      if (value === undefined) pool.set(text, (value = make(text)));
+      return value;
+    };
+    const same = (s: unknown) => shared(s, (text) => text);
+    const parsed = (s: unknown) => shared('\0' + (s as string), () => JSON.parse(s as string));
     eachRow(graph, 'SELECT id, path, body FROM nodes ORDER BY path', ([id, p, body]) => {
       const b = JSON.parse(body as string);
-      const node: NodeInfo = { id: id as string, path: p as string, type: b.type, language: b.language ?? 'unknown', purpose: b.purpose ?? '', exports: b.exports ?? [], syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null };
+      const exports = b.exports ? parsed(JSON.stringify(b.exports)) : [];
+      const node: NodeInfo = { id: id as string, path: p as string, type: b.type, language: same(b.language ?? 'unknown') as string, purpose: b.purpose ?? '', exports, syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null };
       this.nodes.set(node.id, node);
       this.byPath.set(node.path, node.id);
       this.out.set(node.id, []);
@@ -115,14 +130,14 @@ export class IntelReader {
     eachRow(graph, 'SELECT source, target, kind, names, reexports, exact FROM edges ORDER BY source, target, kind', ([rowSource, rowTarget, kind, names, reexports, exact]) => {
       const source = own(rowSource as string);
       const target = own(rowTarget as string);
-      const e: EdgeInfo = { source, target, kind: kind as ImportKind, names: names ? JSON.parse(names as string) : [], reexports: reexports ? JSON.parse(reexports as string) : null, exact: exact !== 0 };
+      const e: EdgeInfo = { source, target, kind: same(kind) as ImportKind, names: names ? parsed(names) : [], reexports: reexports ? parsed(reexports) : null, exact: exact !== 0 };
       this.out.get(source)?.push(e);
       this.in.get(target)?.push(e);
     });
     eachRow(graph, 'SELECT node_id, name, kind, line, exported FROM symbols ORDER BY rowid', ([id, name, kind, line, exported]) => {
       this.symbolNode.push(own(id as string));
-      this.symbolName.push(name as string);
-      this.symbolKind.push(kind as string);
+      this.symbolName.push(same(name));
+      this.symbolKind.push(same(kind));
       this.symbolLine.push(line as number);
       this.symbolExported.push(Boolean(exported));
     });

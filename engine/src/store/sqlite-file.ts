@@ -126,8 +126,8 @@ function copyBytes(src: Buffer, from: number, to: number, dst: Buffer, at: numbe
  * (One Buffer per value or per cell cost more than the rest of the work together: ~40 % of the time in a profile.)
  */
 class Payloads {
-  bytes = Buffer.allocUnsafe(1 << 20);
-  private used = 0;
+  bytes = Buffer.allocUnsafe(1 << 16);
+  used = 0;
   readonly start: number[] = [];
   readonly size: number[] = [];
   readonly local: number[] = [];
@@ -144,6 +144,35 @@ class Payloads {
     this.size.length = 0;
     this.local.length = 0;
     this.overflow.length = 0;
+  }
+
+  /** Forgets every payload but `n`, which becomes payload 0 (the first of a new leaf); returns 0. */
+  keepOnly(n: number): number {
+    const start = this.start[n];
+    const local = this.local[n];
+    this.bytes.copy(this.bytes, 0, start, start + local);
+    const size = this.size[n];
+    const overflow = this.overflow[n];
+    this.reset();
+    this.used = local;
+    this.start.push(0);
+    this.size.push(size);
+    this.local.push(local);
+    this.overflow.push(overflow);
+    return 0;
+  }
+
+  /** Copies payload `n` (its bytes on the page; its overflow pages are written already) into `other`; returns its number there. */
+  moveTo(other: Payloads, n: number): number {
+    const local = this.local[n];
+    other.reserve(local);
+    this.bytes.copy(other.bytes, other.used, this.start[n], this.start[n] + local);
+    other.start.push(other.used);
+    other.used += local;
+    other.size.push(this.size[n]);
+    other.local.push(local);
+    other.overflow.push(this.overflow[n]);
+    return other.start.length - 1;
   }
 
   /** Adds a record of `values` (a header of serial types, then text as UTF-8, integers big-endian); returns its number. */
@@ -213,7 +242,7 @@ class Payloads {
     return first;
   }
 
-  private reserve(n: number): void {
+  reserve(n: number): void {
     if (this.used + n <= this.bytes.length) return;
     const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + n));
     this.bytes.copy(bigger, 0, 0, this.used);
@@ -379,8 +408,20 @@ function packInterior(
   return { pages, promoted };
 }
 
-/** A table b-tree over payloads given in rowid order; returns its root page. */
-function writeTable(file: PageFile, p: Payloads, payloads: readonly number[], rowids: readonly number[]): number {
+/** The values of row `r` of `columns` into `row` (reused from record to record). */
+function rowOf(columns: readonly Column[], r: number, row: Value[]): Value[] {
+  for (let c = 0; c < columns.length; c++) {
+    const column = columns[c];
+    row[c] = column === ROWIDS ? r + 1 : column(r);
+  }
+  return row;
+}
+
+/**
+ * A table b-tree of the records of `columns` (rowids from 1, in order); returns its root page. Each leaf is laid out
+ * as soon as it is full and its payloads forgotten: memory holds one leaf's records and a page number per leaf.
+ */
+function writeTable(file: PageFile, p: Payloads, columns: readonly Column[], rows: number): number {
   let level: Array<{ page: number; maxKey: number }> = [];
   let cells: Cell[] = [];
   let used = 8;
@@ -391,10 +432,15 @@ function writeTable(file: PageFile, p: Payloads, payloads: readonly number[], ro
     cells = [];
     used = 8;
   };
-  for (let i = 0; i < payloads.length; i++) {
-    const cell: Cell = { left: 0, key: rowids[i], payload: payloads[i] };
+  p.reset();
+  const row: Value[] = new Array(columns.length);
+  for (let r = 0; r < rows; r++) {
+    const cell: Cell = { left: 0, key: r + 1, payload: p.add(rowOf(columns, r, row), TABLE_MAX_LOCAL) };
     const size = cellSize(cell, p) + 2;
-    if (used + size > USABLE) closeLeaf();
+    if (used + size > USABLE) {
+      closeLeaf();
+      cell.payload = p.keepOnly(cell.payload);
+    }
     cells.push(cell);
     used += size;
   }
@@ -413,48 +459,54 @@ function writeTable(file: PageFile, p: Payloads, payloads: readonly number[], ro
 }
 
 /**
- * An index b-tree over payloads given in key order; returns its root page. Each entry is stored once: the entries
- * between two children of an interior page live in that page, as in any B-tree.
+ * An index b-tree of the records of `columns` taken in `order` (key order); returns its root page. Each entry is
+ * stored once: the entries between two children of an interior page live in that page, as in any B-tree. Leaves are
+ * laid out as they fill; only the entries that go up to the interior pages (one a leaf) are kept, in `kept`.
  */
-function writeIndex(file: PageFile, p: Payloads, entries: readonly number[]): number {
-  const leaves: Cell[][] = [];
-  /** dividers[i] sits between child i and child i + 1 */
+function writeIndex(file: PageFile, p: Payloads, kept: Payloads, columns: readonly Column[], order: Uint32Array): number {
+  const leaves: Array<{ page: number; maxKey: number }> = [];
+  /** dividers[i] sits between child i and child i + 1 (payloads in `kept`) */
   let dividers: number[] = [];
   let cells: Cell[] = [];
   let used = 8;
-  for (let i = 0; i < entries.length; i++) {
-    const cell: Cell = { left: 0, key: -1, payload: entries[i] };
+  const closeLeaf = () => {
+    const page = file.take();
+    layoutPage(file, page, LEAF_INDEX, cells, 0, p);
+    leaves.push({ page, maxKey: 0 });
+  };
+  p.reset();
+  kept.reset();
+  const row: Value[] = new Array(columns.length);
+  for (let i = 0; i < order.length; i++) {
+    const cell: Cell = { left: 0, key: -1, payload: p.add(rowOf(columns, order[i], row), INDEX_MAX_LOCAL) };
     const size = cellSize(cell, p) + 2;
     if (used + size <= USABLE) {
       cells.push(cell);
       used += size;
-    } else if (i === entries.length - 1) {
+    } else if (i === order.length - 1) {
       // the last entry does not fit and none follows to fill another leaf: the leaf's last entry goes up instead
-      dividers.push(cells.pop()!.payload);
-      leaves.push(cells);
-      cells = [cell];
+      dividers.push(p.moveTo(kept, cells.pop()!.payload));
+      closeLeaf();
+      cells = [{ left: 0, key: -1, payload: p.keepOnly(cell.payload) }];
       used = 8 + size;
     } else {
-      leaves.push(cells);
-      dividers.push(entries[i]);
+      dividers.push(p.moveTo(kept, cell.payload));
+      closeLeaf();
+      p.reset();
       cells = [];
       used = 8;
     }
   }
-  leaves.push(cells);
-  let level = leaves.map((leaf) => {
-    const page = file.take();
-    layoutPage(file, page, LEAF_INDEX, leaf, 0, p);
-    return { page, maxKey: 0 };
-  });
+  closeLeaf();
+  let level = leaves;
   while (level.length > 1) {
     const children = level;
     const below = dividers;
-    const { pages, promoted } = packInterior(children, (i) => ({ left: children[i].page, key: -1, payload: below[i] }), p, false);
+    const { pages, promoted } = packInterior(children, (i) => ({ left: children[i].page, key: -1, payload: below[i] }), kept, false);
     dividers = promoted.map((c) => c.payload);
     level = pages.map((pg) => {
       const page = file.take();
-      layoutPage(file, page, INTERIOR_INDEX, pg.cells, pg.right, p);
+      layoutPage(file, page, INTERIOR_INDEX, pg.cells, pg.right, kept);
       return { page, maxKey: 0 };
     });
   }
@@ -471,16 +523,18 @@ function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-/** A comparison of the strings of one column that agrees with BINARY collation: JavaScript's own when it can. */
-function textOrder(column: readonly string[]): (a: string, b: string) => number {
-  if (column.some((s) => NOT_BMP_ORDERED.test(s))) return compareUtf8;
-  return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-}
-
 /** A comparison of one key column's values (text, or integers) that agrees with SQLite's order. */
-function columnOrder(values: readonly Value[]): (a: Value, b: Value) => number {
-  if (values.every((v) => typeof v === 'number')) return (a, b) => (a as number) - (b as number);
-  return textOrder(values as readonly string[]) as (a: Value, b: Value) => number;
+function columnOrder(column: (r: number) => Value, rows: number): (a: Value, b: Value) => number {
+  let numbers = true;
+  let bmpOrdered = true;
+  for (let r = 0; r < rows && (numbers || bmpOrdered); r++) {
+    const v = column(r);
+    if (typeof v !== 'number') numbers = false;
+    if (typeof v === 'string' && NOT_BMP_ORDERED.test(v)) bmpOrdered = false;
+  }
+  if (numbers) return (a, b) => (a as number) - (b as number);
+  if (!bmpOrdered) return compareUtf8 as (a: Value, b: Value) => number;
+  return (a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0);
 }
 
 // ---------------------------------------------------------------- the database
@@ -488,8 +542,11 @@ function columnOrder(values: readonly Value[]): (a: Value, b: Value) => number {
 /** The column of row numbers (1, 2, …): what an index on a rowid table ends with. */
 export const ROWIDS = Symbol('rowids');
 
-/** The values of one column of a b-tree's records, row by row; ROWIDS for the row numbers. */
-export type Column = readonly Value[] | typeof ROWIDS;
+/**
+ * The values of one column of a b-tree's records: row r's value (read off the caller's rows, so that no array of
+ * a column is made); ROWIDS for the row numbers.
+ */
+export type Column = ((r: number) => Value) | typeof ROWIDS;
 
 /**
  * What lays out a new database's b-trees, page after page (treeWriter below). layoutGraphFile decides what goes
@@ -511,44 +568,45 @@ export interface TreeWriter {
   done(): { first: Buffer; pages: number };
 }
 
-/** The records of `columns`, one array per row. */
-function recordsOf(columns: readonly Column[], rows: number): Value[][] {
-  return Array.from({ length: rows }, (_, r) => columns.map((c) => (c === ROWIDS ? r + 1 : c[r])));
-}
-
 /** The writer of TreeWriter: pages from 2 on go to `sink` as they are laid out. */
 export function treeWriter(sink: PageSink): TreeWriter {
   const file = new PageFile(sink);
   file.take(); // page 1: the header and the schema, written last
   const p = new Payloads(file);
+  const kept = new Payloads(file);
   return {
-    table: (columns, rows) => (p.reset(), writeTable(file, p, recordsOf(columns, rows).map((r) => p.add(r, TABLE_MAX_LOCAL)), Array.from({ length: rows }, (_, i) => i + 1))),
+    table: (columns, rows) => writeTable(file, p, columns, rows),
     index(columns, rows, keys, unique) {
-      p.reset();
-      const records = recordsOf(columns, rows);
-      const orders = Array.from({ length: keys }, (_, c) => columnOrder(records.map((r) => r[c])));
+      // key columns compared where they are (no array per row); ROWIDS is the row's own number
+      const keyColumns = columns.slice(0, keys);
+      const orders = keyColumns.map((c) => (c === ROWIDS ? null : columnOrder(c, rows)));
       const compare = (a: number, b: number): number => {
         for (let c = 0; c < keys; c++) {
-          const d = orders[c](records[a][c], records[b][c]);
+          const column = keyColumns[c];
+          if (column === ROWIDS) return a - b;
+          const d = orders[c]!(column(a), column(b));
           if (d !== 0) return d;
         }
         return a - b;
       };
-      const order = Array.from(records, (_, i) => i).sort(compare);
+      const order = new Uint32Array(rows);
+      for (let i = 0; i < rows; i++) order[i] = i;
+      order.sort(compare);
       if (unique) {
         for (let k = 1; k < order.length; k++) {
-          const a = records[order[k - 1]];
-          const b = records[order[k]];
           let same = true;
-          for (let c = 0; c < keys && same; c++) same = a[c] === b[c];
+          for (let c = 0; c < keys && same; c++) {
+            const column = keyColumns[c];
+            same = column !== ROWIDS && column(order[k - 1]) === column(order[k]);
+          }
           if (same) return null;
         }
       }
-      return writeIndex(file, p, order.map((i) => p.add(records[i], INDEX_MAX_LOCAL)));
+      return writeIndex(file, p, kept, columns, order);
     },
     schema(columns, rows) {
       p.reset();
-      const cells: Cell[] = recordsOf(columns, rows).map((r, i) => ({ left: 0, key: i + 1, payload: p.add(r, TABLE_MAX_LOCAL) }));
+      const cells: Cell[] = Array.from({ length: rows }, (_, r) => ({ left: 0, key: r + 1, payload: p.add(rowOf(columns, r, []), TABLE_MAX_LOCAL) }));
       if (cells.reduce((n, c) => n + cellSize(c, p) + 2, 100 + 8) > USABLE) throw new Error('sqlite-file: the schema does not fit on page 1');
       layoutPage(file, 1, LEAF_TABLE, cells, 0, p);
     },
@@ -638,46 +696,43 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
   const table = (name: string, root: number) => schema.push({ type: 'table', name, table: name, root, sql: statement(`CREATE TABLE ${name} (`) });
   const autoIndex = (on: string, n: number, root: number) => schema.push({ type: 'index', name: `sqlite_autoindex_${on}_${n}`, table: on, root, sql: null });
   /** an index on a rowid table: entries (column, rowid) in BINARY order */
-  const rowidIndex = (column: readonly string[]) => writer.index([column, ROWIDS], column.length, 2, false)!;
-  const of = <T, V extends Value>(items: readonly T[], pick: (item: T) => V): V[] => items.map(pick);
+  const rowidIndex = (column: (r: number) => Value, rows: number) => writer.index([column, ROWIDS], rows, 2, false)!;
+  const of =
+    <T,>(items: readonly T[], pick: (item: T) => Value) =>
+    (r: number): Value =>
+      pick(items[r]);
 
   // nodes: PRIMARY KEY id and UNIQUE path are automatic indexes
   const nodeIds = of(nodes, (n) => n.id);
   const nodePaths = of(nodes, (n) => n.path);
   table('nodes', writer.table([nodeIds, nodePaths, of(nodes, (n) => n.kind), of(nodes, (n) => n.body)], nodes.length));
-  autoIndex('nodes', 1, rowidIndex(nodeIds));
-  autoIndex('nodes', 2, rowidIndex(nodePaths));
+  autoIndex('nodes', 1, rowidIndex(nodeIds, nodes.length));
+  autoIndex('nodes', 2, rowidIndex(nodePaths, nodes.length));
 
   // edges: WITHOUT ROWID, so the table is an index b-tree keyed on (source, target, kind) that holds every column
   const sources = of(edges, (e) => e.source);
-  const targets = of(edges, (e) => e.target);
   const edgeKinds = of(edges, (e) => e.kind);
-  const edgeColumns = [sources, targets, edgeKinds, of(edges, (e) => e.names), of(edges, (e) => e.reexports), of(edges, (e) => e.specifier), of(edges, (e) => e.line), of(edges, (e) => (e.exact ? 1 : 0))];
+  const edgeColumns = [sources, of(edges, (e) => e.target), edgeKinds, of(edges, (e) => e.names), of(edges, (e) => e.reexports), of(edges, (e) => e.specifier), of(edges, (e) => e.line), of(edges, (e) => (e.exact ? 1 : 0))];
   const edgesRoot = writer.index(edgeColumns, edges.length, 3, true);
   if (edgesRoot === null) return null; // INSERT OR REPLACE keeps the last
   table('edges', edgesRoot);
 
   const symbolNodes = of(symbols, (s) => s.nodeId);
-  const symbolNames = of(symbols, (s) => s.name);
-  table('symbols', writer.table([symbolNodes, symbolNames, of(symbols, (s) => s.kind), of(symbols, (s) => s.line), of(symbols, (s) => (s.exported ? 1 : 0))], symbols.length));
+  table('symbols', writer.table([symbolNodes, of(symbols, (s) => s.name), of(symbols, (s) => s.kind), of(symbols, (s) => s.line), of(symbols, (s) => (s.exported ? 1 : 0))], symbols.length));
   const externalNodes = of(externals, (x) => x.nodeId);
-  const externalPackages = of(externals, (x) => x.package);
-  table('externals', writer.table([externalNodes, externalPackages, of(externals, (x) => x.specifier), of(externals, (x) => x.kind), of(externals, (x) => x.line)], externals.length));
+  table('externals', writer.table([externalNodes, of(externals, (x) => x.package), of(externals, (x) => x.specifier), of(externals, (x) => x.kind), of(externals, (x) => x.line)], externals.length));
   const unresolvedNodes = of(unresolved, (u) => u.nodeId);
   table('unresolved', writer.table([unresolvedNodes, of(unresolved, (u) => u.specifier), of(unresolved, (u) => u.kind), of(unresolved, (u) => u.reason), of(unresolved, (u) => u.line)], unresolved.length));
   const metaKeys = [META_KEYS.storeFormatVersion, META_KEYS.toolVersion, META_KEYS.builtAt];
-  table('meta', writer.table([metaKeys, [String(meta.storeFormatVersion), meta.toolVersion, meta.builtAt]], metaKeys.length));
-  autoIndex('meta', 1, rowidIndex(metaKeys));
+  const metaValues = [String(meta.storeFormatVersion), meta.toolVersion, meta.builtAt];
+  table('meta', writer.table([of(metaKeys, (k) => k), of(metaValues, (v) => v)], metaKeys.length));
+  autoIndex('meta', 1, rowidIndex(of(metaKeys, (k) => k), metaKeys.length));
 
   // then the explicit indexes, in schema order
   const index = (name: string, on: string, root: number) => schema.push({ type: 'index', name, table: on, root, sql: statement(`CREATE INDEX ${name} ON`) });
-  // an index on a WITHOUT ROWID table ends with the primary key columns it does not hold already
-  index('edges_target', 'edges', writer.index([targets, sources, edgeKinds], edges.length, 3, false)!);
-  index('symbols_name', 'symbols', rowidIndex(symbolNames));
-  index('symbols_node_id', 'symbols', rowidIndex(symbolNodes));
-  index('externals_package', 'externals', rowidIndex(externalPackages));
-  index('externals_node_id', 'externals', rowidIndex(externalNodes));
-  index('unresolved_node_id', 'unresolved', rowidIndex(unresolvedNodes));
+  index('symbols_node_id', 'symbols', rowidIndex(symbolNodes, symbols.length));
+  index('externals_node_id', 'externals', rowidIndex(externalNodes, externals.length));
+  index('unresolved_node_id', 'unresolved', rowidIndex(unresolvedNodes, unresolved.length));
   const laidOut = new Set(schema.map((s) => s.sql));
   const missing = DDL_STATEMENTS.filter((s) => !laidOut.has(s));
   if (missing.length > 0) throw new Error(`sqlite-file: schema.ts statements not laid out here: ${missing.map((s) => s.split('\n')[0]).join('; ')}`);

@@ -113,7 +113,8 @@ describe('graph.db', () => {
       assert.deepEqual(columns('symbols'), ['node_id TEXT NOT NULL', 'name TEXT NOT NULL', 'kind TEXT NOT NULL', 'line INTEGER NOT NULL', 'exported INTEGER NOT NULL']);
       assert.deepEqual(columns('meta'), ['key TEXT pk1', 'value TEXT NOT NULL']);
       const indexed = g.db.exec("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")[0].values.map((r) => String(r[1]));
-      for (const want of ['edges (target)', 'symbols (name)', 'symbols (node_id)', 'externals (package)', 'externals (node_id)', 'unresolved (node_id)']) {
+      // the indexes the incremental patch deletes by; a plain SQL consumer's lookups below scan the table where none is
+      for (const want of ['symbols (node_id)', 'externals (node_id)', 'unresolved (node_id)']) {
         assert.ok(indexed.some((s) => s.includes(`ON ${want}`)), `index on ${want}`);
       }
       // a plain SQL consumer: who imports c?
