@@ -32,7 +32,7 @@ describe('Go: packages are directories, resolved by the go command\'s rules thro
 
   it('every .go file is indexed as Go, of every OS and build tag; _test.go files are tests', () => {
     const go = Object.values(files).filter((f) => f.language === 'go').map((f) => f.path).sort();
-    assert.equal(go.length, 13);
+    assert.equal(go.length, 14);
     assert.ok(go.includes('app/internal/store/store_windows.go'));
     assert.equal(files['app/internal/store/example_test.go'].type, 'test');
     assert.equal(files['app/internal/store/store.go'].type, 'source');
@@ -46,6 +46,7 @@ describe('Go: packages are directories, resolved by the go command\'s rules thro
 
   it('go.work: a module reaches the modules of its workspace by their module paths', () => {
     assert.deepEqual(resolvedOf(files['app/main.go'], 'example.com/lib/greet'), ['file:lib/greet/greet.go']);
+    assert.deepEqual(resolvedOf(files['app/main.go'], 'example.com/lib'), ['file:lib/lib.go'], 'the module\'s root package');
     assert.deepEqual(resolvedOf(files['lib/greet/greet.go'], 'example.com/lib/internal/fmtx'), ['file:lib/internal/fmtx/fmtx.go']);
   });
 
@@ -89,7 +90,7 @@ describe('Go: packages are directories, resolved by the go command\'s rules thro
     const fmtx = blastRadius(reader, 'lib/internal/fmtx/fmtx.go');
     assert.deepEqual(Object.fromEntries(fmtx.byDepth.map((l) => [l.depth, l.files.map((f) => f.path).sort()])), { 1: ['lib/greet/greet.go'], 2: ['app/main.go'] });
     const d = dependencies(reader, 'app/main.go');
-    assert.deepEqual(d.dependencies.map((x) => x.path).sort(), ['app/cmd/tool/tool.go', ...STORE.map((s) => s.slice(5)), 'app/pkg/util/doc.go', 'app/pkg/util/util.go', 'lib/greet/greet.go']);
+    assert.deepEqual(d.dependencies.map((x) => x.path).sort(), ['app/cmd/tool/tool.go', ...STORE.map((s) => s.slice(5)), 'app/pkg/util/doc.go', 'app/pkg/util/util.go', 'lib/greet/greet.go', 'lib/lib.go']);
   });
 
   it('graph.db: nodes carry the language, edges are exact; go.mod and go.work are stamped', async () => {
@@ -97,11 +98,11 @@ describe('Go: packages are directories, resolved by the go command\'s rules thro
     const node = rows.nodes.find((n) => n.path === 'app/main.go')!;
     assert.equal(JSON.parse(node.body).language, 'go');
     const fromApp = rows.edges.filter((e) => e.source === node.id);
-    assert.equal(fromApp.length, 7);
+    assert.equal(fromApp.length, 8);
     assert.ok(fromApp.every((e) => e.exact));
     const index = JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument;
     assert.deepEqual(Object.keys(index.configFiles).filter((f) => /go\.(mod|work)$/.test(f)).sort(), ['app/go.mod', 'go.work', 'lib/go.mod', 'vendored/go.mod']);
     const status = await intelStatus(root);
-    assert.deepEqual(status.languages, { go: 13 });
+    assert.deepEqual(status.languages, { go: 14 });
   });
 });

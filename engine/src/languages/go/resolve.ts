@@ -176,7 +176,7 @@ export class GoResolver implements LanguageResolver {
     let best: [string, string] | null = null;
     for (const [p, d] of visible) if ((spec === p || spec.startsWith(`${p}/`)) && (!best || p.length > best[0].length)) best = [p, d];
     let dir: string | null = null;
-    if (best) dir = inDir(best[1], spec.slice(best[0].length + 1));
+    if (best) dir = spec === best[0] ? best[1] : inDir(best[1], spec.slice(best[0].length + 1));
     else if (own && !workspace && this.goDirs.has(inDir(own.dir, `vendor/${spec}`))) dir = inDir(own.dir, `vendor/${spec}`);
     if (dir === null) {
       const first = spec.split('/')[0];
