@@ -5,7 +5,7 @@
  */
 import type { ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
 import type { TsNode } from '../runtime.js';
-import { lineOf, type ParseInput } from '../types.js';
+import { firstSyntaxError, lineOf, type ParseInput } from '../types.js';
 
 const exported = (name: string): boolean => /^\p{Lu}/u.test(name);
 
@@ -57,20 +57,6 @@ function docAbove(node: TsNode, siblings: TsNode[]): string | null {
   }
   const doc = lines.join('\n').trim();
   return doc || null;
-}
-
-function firstError(root: TsNode): { message: string; line: number } | null {
-  if (!root.hasError) return null;
-  const stack: TsNode[] = [root];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === 'ERROR') return { message: `syntax error near ${JSON.stringify(n.text.slice(0, 40))}`, line: lineOf(n) };
-    if (n.isMissing) return { message: `syntax error: missing ${n.type}`, line: lineOf(n) };
-    if (!n.hasError) continue;
-    const children = n.children;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-  }
-  return { message: 'syntax error', line: 1 };
 }
 
 export function parseGo({ root }: ParseInput): ParsedFile {
@@ -125,5 +111,5 @@ export function parseGo({ root }: ParseInput): ParsedFile {
     }
   }
   const exports: ExportRecord[] = symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
-  return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstError(root) };
+  return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
 }
