@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel, intelPaths, updateIntel } from '../../../engine/src/index.js';
 import type { IndexDocument } from '../../../engine/src/types.js';
-import { cleanupProjects, copyProject, writeFile } from '../../helpers/project.js';
+import { cleanupProjects, copyProject, tempProject, writeFile } from '../../helpers/project.js';
 import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
 
 const targetsOf = (root: string, file: string, specifier: string) =>
@@ -38,5 +38,25 @@ describe('Go through incremental updates', () => {
     await updateIntel(root, ['go.work']);
     assert.deepEqual(targetsOf(root, 'app/main.go', 'example.com/lib/greet'), ['external']);
     await assertSameAsRebuild(root, 'go-rules');
+  });
+});
+
+describe('Go: bad input', () => {
+  after(cleanupProjects);
+
+  it('a file with a syntax error keeps its imports and says where; a go.mod without a module line steers nothing', async () => {
+    const root = tempProject({
+      'go.mod': 'go 1.19\n',
+      'a/a.go': 'package a\n\nimport "example.com/m/b"\n\nfunc A( {\n',
+      'b/b.go': 'package b\n\nfunc B() {}\n',
+      'm/go.mod': 'module example.com/m\n',
+      'm/b/b.go': 'package b\n',
+      'm/c.go': 'package m\n\nimport "example.com/m/b"\n',
+    });
+    await buildIntel(root);
+    const files = (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
+    assert.match(files['a/a.go'].syntaxError?.message ?? '', /syntax error/);
+    assert.deepEqual(targetsOf(root, 'a/a.go', 'example.com/m/b'), ['external'], 'the root go.mod names no module: m is not its module');
+    assert.deepEqual(targetsOf(root, 'm/c.go', 'example.com/m/b'), ['m/b/b.go']);
   });
 });
