@@ -3,6 +3,7 @@
  * extensions, the parse stage reads each file with its module, the resolver sends each import to its module.
  */
 import { javascript, typescript } from './builtin/index.js';
+import { go } from './go/index.js';
 import { python } from './python/index.js';
 import type { LanguageModule } from './types.js';
 
@@ -10,6 +11,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   typescript,
   javascript,
   python,
+  go,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */

@@ -67,3 +67,18 @@ export interface LanguageModule {
 
 /** A small helper for tree-sitter readers: the 1-based line of a node. */
 export const lineOf = (node: TsNode): number => node.startPosition.row + 1;
+
+/** The first syntax error in a tree-sitter tree (an ERROR or a missing node), or null when it parsed cleanly. */
+export function firstSyntaxError(root: TsNode): { message: string; line: number } | null {
+  if (!root.hasError) return null;
+  const stack: TsNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'ERROR') return { message: `syntax error near ${JSON.stringify(n.text.slice(0, 40))}`, line: lineOf(n) };
+    if (n.isMissing) return { message: `syntax error: missing ${n.type}`, line: lineOf(n) };
+    if (!n.hasError) continue;
+    const children = n.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return { message: 'syntax error', line: 1 };
+}

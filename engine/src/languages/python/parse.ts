@@ -5,7 +5,7 @@
  */
 import type { ExportRecord, ImportKind, ImportRecord, ParsedFile, ReexportBinding, SymbolKind, SymbolRecord } from '../../types.js';
 import type { TsNode } from '../runtime.js';
-import { lineOf, type ParseInput } from '../types.js';
+import { firstSyntaxError, lineOf, type ParseInput } from '../types.js';
 
 /** Statements that hold other statements: an import may sit in any of them. Expressions never hold one. */
 const CONTAINERS = new Set([
@@ -242,20 +242,6 @@ function docstring(root: TsNode): string | null {
   return trimmed || null;
 }
 
-function firstError(root: TsNode): { message: string; line: number } | null {
-  if (!root.hasError) return null;
-  const stack: TsNode[] = [root];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type === 'ERROR') return { message: `syntax error near ${JSON.stringify(n.text.slice(0, 40))}`, line: lineOf(n) };
-    if (n.isMissing) return { message: `syntax error: missing ${n.type}`, line: lineOf(n) };
-    if (!n.hasError) continue;
-    const children = n.children;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-  }
-  return { message: 'syntax error', line: 1 };
-}
-
 export function parsePython({ path, root }: ParseInput): ParsedFile {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const reader = new Reader(name === '__init__.py' || name === '__init__.pyi');
@@ -284,5 +270,5 @@ export function parsePython({ path, root }: ParseInput): ParsedFile {
     }
   }
   exports.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { imports: reader.imports, exports, symbols: reader.symbols, docComment: docstring(root), moduleSystem: 'none', syntaxError: firstError(root) };
+  return { imports: reader.imports, exports, symbols: reader.symbols, docComment: docstring(root), moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
 }

@@ -1,0 +1,20 @@
+/** Go: `.go` files, read by tree-sitter-go, resolved by the go command's rules (modules, workspaces, vendor, internal). */
+import type { FileType } from '../../types.js';
+import type { LanguageModule } from '../types.js';
+import { parseGo } from './parse.js';
+import { GO_CONFIG_FILES, GoResolver } from './resolve.js';
+
+export const go: LanguageModule = {
+  id: 'go',
+  name: 'Go',
+  extensions: ['.go'],
+  grammar: 'tree-sitter-go.wasm',
+  parse: parseGo,
+  configFiles: GO_CONFIG_FILES,
+  createResolver: (host) => new GoResolver(host),
+  fileType(path): FileType | null {
+    if (path.endsWith('_test.go')) return 'test';
+    return null;
+  },
+  namingConvention: 'snake_case',
+};

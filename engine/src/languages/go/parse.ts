@@ -1,0 +1,115 @@
+/**
+ * The facts of one Go file from its tree-sitter tree: every import spec (the package's import path), the top-level
+ * declarations (funcs, types, consts, vars, methods as `Type.Method`; a capitalised name is exported), and the
+ * package doc comment (the comment right above the `package` clause).
+ */
+import type { ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
+import type { TsNode } from '../runtime.js';
+import { firstSyntaxError, lineOf, type ParseInput } from '../types.js';
+
+const exported = (name: string): boolean => /^\p{Lu}/u.test(name);
+
+/** The value of a Go string literal (`"a/b"` or `` `a/b` ``). */
+function literal(node: TsNode | null): string | null {
+  if (!node) return null;
+  const t = node.text;
+  if (node.type === 'raw_string_literal') return t.slice(1, -1);
+  if (node.type === 'interpreted_string_literal') {
+    try {
+      return JSON.parse(t) as string;
+    } catch {
+      return t.slice(1, -1);
+    }
+  }
+  return null;
+}
+
+/** The receiver's type name of a method: `func (s *Server[T]) X()` → `Server`. */
+function receiverType(method: TsNode): string | null {
+  const receiver = method.childForFieldName('receiver');
+  const param = receiver?.namedChildren.find((c) => c.type === 'parameter_declaration');
+  let type = param?.childForFieldName('type') ?? null;
+  while (type && (type.type === 'pointer_type' || type.type === 'generic_type' || type.type === 'parenthesized_type')) {
+    type = type.type === 'generic_type' ? type.childForFieldName('type') : (type.namedChildren[0] ?? null);
+  }
+  return type?.type === 'type_identifier' ? type.text : null;
+}
+
+/** `// a` lines (or one block comment) ending on the line above `node`, with no blank line between. */
+function docAbove(node: TsNode, siblings: TsNode[]): string | null {
+  const lines: string[] = [];
+  let expect = node.startPosition.row - 1;
+  for (let i = siblings.indexOf(node) - 1; i >= 0; i--) {
+    const c = siblings[i];
+    if (c.type !== 'comment' || c.endPosition.row !== expect) break;
+    const text = c.text;
+    if (text.startsWith('//')) {
+      if (/^\/\/(go:|\s*\+build)/.test(text)) break; // a directive, not documentation
+      lines.unshift(text.slice(2).replace(/^ /, ''));
+    } else
+      lines.unshift(
+        ...text
+          .slice(2, -2)
+          .split('\n')
+          .map((l) => l.replace(/^\s*\*? ?/, '')),
+      );
+    expect = c.startPosition.row - 1;
+  }
+  const doc = lines.join('\n').trim();
+  return doc || null;
+}
+
+export function parseGo({ root }: ParseInput): ParsedFile {
+  const imports: ImportRecord[] = [];
+  const symbols: SymbolRecord[] = [];
+  const seen = new Set<string>();
+  const symbol = (name: string | undefined, kind: SymbolKind, at: TsNode): void => {
+    if (!name || name === '_' || seen.has(name)) return;
+    seen.add(name);
+    symbols.push({ name, kind, line: lineOf(at), exported: exported(name.slice(name.lastIndexOf('.') + 1)) && exported(name) });
+  };
+  const specs = (decl: TsNode, type: string): TsNode[] => decl.namedChildren.flatMap((c) => (c.type === type ? [c] : c.type.endsWith('_list') ? c.namedChildren.filter((s) => s.type === type) : []));
+  const children = root.namedChildren;
+  let docComment: string | null = null;
+  for (const node of children) {
+    switch (node.type) {
+      case 'package_clause':
+        docComment ??= docAbove(node, children);
+        break;
+      case 'import_declaration':
+        for (const spec of specs(node, 'import_spec')) {
+          const path = literal(spec.childForFieldName('path'));
+          if (path === null) continue;
+          const alias = spec.childForFieldName('name')?.text;
+          imports.push({ specifier: path, kind: 'import', names: alias === '_' ? [] : ['*'], line: lineOf(spec) });
+        }
+        break;
+      case 'function_declaration':
+        symbol(node.childForFieldName('name')?.text, 'function', node);
+        break;
+      case 'method_declaration': {
+        const type = receiverType(node);
+        const name = node.childForFieldName('name')?.text;
+        if (type && name) symbol(`${type}.${name}`, 'function', node);
+        break;
+      }
+      case 'type_declaration':
+        for (const spec of node.namedChildren) {
+          if (spec.type !== 'type_spec' && spec.type !== 'type_alias') continue;
+          const t = spec.childForFieldName('type')?.type;
+          symbol(spec.childForFieldName('name')?.text, t === 'struct_type' ? 'struct' : t === 'interface_type' ? 'interface' : 'type', spec);
+        }
+        break;
+      case 'const_declaration':
+      case 'var_declaration':
+        for (const spec of specs(node, node.type === 'const_declaration' ? 'const_spec' : 'var_spec')) {
+          for (const name of spec.childrenForFieldName('name')) symbol(name.text, node.type === 'const_declaration' ? 'const' : 'variable', spec);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  const exports: ExportRecord[] = symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
+  return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
+}

@@ -1,0 +1,198 @@
+/**
+ * Go's import rules over the project's files. A package is a directory: an import path reaches every non-test `.go`
+ * file of that directory (files of every OS and build tag; `_test.go` files, and files whose name starts with `_` or
+ * `.`, are never part of an importable package), one exact target per file.
+ *
+ * Which directory an import path names, as the go command decides it:
+ * - the importing file's module is the nearest `go.mod` above it (`module` path); a `go.work` above that module which
+ *   `use`s it makes every module it uses visible; a `replace` of a module path by a local folder in `go.mod` makes
+ *   that folder the module; the longest module path that prefixes the import path wins;
+ * - with a `vendor/` folder at the module's root (and no workspace), a path outside the main module resolves into
+ *   `vendor/<path>`;
+ * - `internal/`: a path with an `internal` element is importable only from the tree rooted at internal's parent;
+ * - a path whose first element has no dot and that no module provides is the standard library (builtin); any other
+ *   path is an external module.
+ */
+import type { ResolverHost } from '../../resolve/host.js';
+import type { ImportRecord, RelPath, Resolution } from '../../types.js';
+import type { ImportTarget, LanguageResolver } from '../types.js';
+
+export const GO_CONFIG_FILES = ['go.mod', 'go.work'] as const;
+
+const parentDir = (p: string): string => {
+  const slash = p.lastIndexOf('/');
+  return slash < 0 ? '' : p.slice(0, slash);
+};
+const inDir = (dir: string, name: string): string => (dir ? `${dir}/${name}` : name);
+/** a folder relative to `dir` (`./a`, `../b`), normalised; null when it leaves the project */
+function join(dir: string, rel: string): string | null {
+  const out = dir ? dir.split('/') : [];
+  for (const p of rel.split('/')) {
+    if (p === '' || p === '.') continue;
+    if (p === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(p);
+  }
+  return out.join('/');
+}
+
+/** A file that belongs to an importable package: not a test, not ignored by the go command (`_x.go`, `.x.go`). */
+export const isPackageFile = (path: string): boolean => {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return path.endsWith('.go') && !name.endsWith('_test.go') && !name.startsWith('_') && !name.startsWith('.');
+};
+
+interface GoModule {
+  /** the folder of go.mod */
+  dir: string;
+  /** the `module` path */
+  path: string;
+  /** module path → folder, from `replace x => ./local` */
+  replaces: Map<string, string>;
+}
+
+/** Strips `//` comments and reads the words of a go.mod / go.work directive (`use`, `module`, `replace`): one or a block. */
+function directives(text: string, verb: string): string[] {
+  const out: string[] = [];
+  const lines = text.split(/\r?\n/).map((l) => l.replace(/\/\/.*$/, '').trim());
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l === `${verb} (` || l === `${verb}(`) {
+      for (i++; i < lines.length && lines[i] !== ')'; i++) if (lines[i]) out.push(lines[i]);
+    } else if (l.startsWith(`${verb} `) || l.startsWith(`${verb}\t`)) out.push(l.slice(verb.length).trim());
+  }
+  return out.map((s) => s.replace(/"/g, ''));
+}
+
+export class GoResolver implements LanguageResolver {
+  /** folder → its package files, sorted */
+  private readonly packages = new Map<string, RelPath[]>();
+  /** every folder with a Go file in it or below it */
+  private readonly goDirs = new Set<string>();
+  private read: { modules: Map<string, GoModule>; workspaces: Map<string, string[]>; configFiles: RelPath[] } | null = null;
+  private memo = new Map<string, ImportTarget[]>();
+
+  constructor(private readonly host: ResolverHost) {
+    for (const f of [...host.files].sort()) {
+      if (!f.endsWith('.go')) continue;
+      let d = parentDir(f);
+      if (isPackageFile(f)) {
+        const list = this.packages.get(d) ?? [];
+        list.push(f);
+        this.packages.set(d, list);
+      }
+      while (!this.goDirs.has(d)) {
+        this.goDirs.add(d);
+        if (d === '') break;
+        d = parentDir(d);
+      }
+    }
+  }
+
+  /** go.mod and go.work files in every folder holding Go files or above one. */
+  private get config(): NonNullable<GoResolver['read']> {
+    if (this.read) return this.read;
+    const modules = new Map<string, GoModule>();
+    const workspaces = new Map<string, string[]>();
+    const configFiles: RelPath[] = [];
+    for (const dir of [...this.goDirs].sort()) {
+      const mod = this.host.readFile(inDir(dir, 'go.mod'));
+      if (mod !== null) {
+        configFiles.push(inDir(dir, 'go.mod'));
+        const path = directives(mod, 'module')[0]?.split(/\s+/)[0];
+        const replaces = new Map<string, string>();
+        for (const r of directives(mod, 'replace')) {
+          const m = /^(\S+)(?:\s+\S+)?\s*=>\s*(\.\.?\/\S*|\.\.?)$/.exec(r);
+          const target = m ? join(dir, m[2]) : null;
+          if (m && target !== null) replaces.set(m[1], target);
+        }
+        if (path) modules.set(dir, { dir, path, replaces });
+      }
+      const work = this.host.readFile(inDir(dir, 'go.work'));
+      if (work !== null) {
+        configFiles.push(inDir(dir, 'go.work'));
+        workspaces.set(dir, directives(work, 'use').flatMap((u) => (join(dir, u.split(/\s+/)[0]) ?? []) as string[]));
+      }
+    }
+    this.read = { modules, workspaces, configFiles };
+    return this.read;
+  }
+
+  configFiles(): RelPath[] {
+    return [...this.config.configFiles];
+  }
+
+  forgetResults(): void {
+    this.memo.clear();
+  }
+
+  /** The module of a folder: the nearest go.mod above it. */
+  private moduleOf(dir: string): GoModule | null {
+    for (let d = dir; ; d = parentDir(d)) {
+      const m = this.config.modules.get(d);
+      if (m) return m;
+      if (d === '') return null;
+    }
+  }
+
+  /** The modules in a workspace using `module`: the nearest go.work above it that lists it; null when none. */
+  private workspaceOf(module: GoModule): GoModule[] | null {
+    for (let d = module.dir; ; d = parentDir(d)) {
+      const uses = this.config.workspaces.get(d);
+      if (uses) return uses.includes(module.dir) ? uses.flatMap((u) => this.config.modules.get(u) ?? []) : null;
+      if (d === '') return null;
+    }
+  }
+
+  resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
+    const key = `${parentDir(from)}\u0000${imp.specifier}`;
+    let result = this.memo.get(key);
+    if (!result) {
+      result = this.compute(imp.specifier, from);
+      this.memo.set(key, result);
+    }
+    return result;
+  }
+
+  private targets(dir: string, spec: string): ImportTarget[] {
+    const files = this.packages.get(dir);
+    if (!files) return [{ resolved: unresolved(`${spec}: no Go package files in ${dir || 'the repository root'}/`) }];
+    return files.map((path) => ({ resolved: { kind: 'file', path }, names: ['*'] }));
+  }
+
+  private compute(spec: string, from: RelPath): ImportTarget[] {
+    const fromDir = parentDir(from);
+    if (spec === 'C') return [{ resolved: { kind: 'builtin', module: 'C' } }]; // cgo
+    if (spec.startsWith('./') || spec.startsWith('../')) {
+      const dir = join(fromDir, spec);
+      return dir === null ? [{ resolved: unresolved(`${spec}: outside the project`) }] : this.targets(dir, spec);
+    }
+    const own = this.moduleOf(fromDir);
+    const workspace = own ? this.workspaceOf(own) : null;
+    const visible: Array<[string, string]> = [];
+    for (const m of workspace ?? (own ? [own] : [])) visible.push([m.path, m.dir]);
+    if (own) for (const [p, d] of own.replaces) visible.push([p, d]);
+    let best: [string, string] | null = null;
+    for (const [p, d] of visible) if ((spec === p || spec.startsWith(`${p}/`)) && (!best || p.length > best[0].length)) best = [p, d];
+    let dir: string | null = null;
+    if (best) dir = spec === best[0] ? best[1] : inDir(best[1], spec.slice(best[0].length + 1));
+    else if (own && !workspace && this.goDirs.has(inDir(own.dir, `vendor/${spec}`))) dir = inDir(own.dir, `vendor/${spec}`);
+    if (dir === null) {
+      const first = spec.split('/')[0];
+      return [{ resolved: first.includes('.') ? { kind: 'external', package: spec } : { kind: 'builtin', module: spec } }];
+    }
+    // internal/: only the tree rooted at the parent of the (last) `internal` element may import it
+    const parts = dir.split('/');
+    const at = parts.lastIndexOf('internal');
+    if (at >= 0) {
+      const allowed = parts.slice(0, at).join('/');
+      if (allowed !== '' && fromDir !== allowed && !fromDir.startsWith(`${allowed}/`)) return [{ resolved: unresolved(`${spec}: an internal package, importable only from ${allowed}/`) }];
+    }
+    return this.targets(dir, spec);
+  }
+}
+
+function unresolved(reason: string): Resolution {
+  return { kind: 'unresolved', reason };
+}
