@@ -14,27 +14,16 @@
  *   path is an external module.
  */
 import type { ResolverHost } from '../../resolve/host.js';
+import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
 export const GO_CONFIG_FILES = ['go.mod', 'go.work'] as const;
 
-const parentDir = (p: string): string => {
-  const slash = p.lastIndexOf('/');
-  return slash < 0 ? '' : p.slice(0, slash);
-};
-const inDir = (dir: string, name: string): string => (dir ? `${dir}/${name}` : name);
 /** a folder relative to `dir` (`./a`, `../b`), normalised; null when it leaves the project */
 function join(dir: string, rel: string): string | null {
-  const out = dir ? dir.split('/') : [];
-  for (const p of rel.split('/')) {
-    if (p === '' || p === '.') continue;
-    if (p === '..') {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(p);
-  }
-  return out.join('/');
+  const out = joinRel(dir, rel);
+  return isOutsideRoot(out) ? null : out;
 }
 
 /** A file that belongs to an importable package: not a test, not ignored by the go command (`_x.go`, `.x.go`). */
@@ -76,7 +65,7 @@ export class GoResolver implements LanguageResolver {
   constructor(private readonly host: ResolverHost) {
     for (const f of [...host.files].sort()) {
       if (!f.endsWith('.go')) continue;
-      let d = parentDir(f);
+      let d = dirOf(f);
       if (isPackageFile(f)) {
         const list = this.packages.get(d) ?? [];
         list.push(f);
@@ -85,7 +74,7 @@ export class GoResolver implements LanguageResolver {
       while (!this.goDirs.has(d)) {
         this.goDirs.add(d);
         if (d === '') break;
-        d = parentDir(d);
+        d = dirOf(d);
       }
     }
   }
@@ -97,9 +86,9 @@ export class GoResolver implements LanguageResolver {
     const workspaces = new Map<string, string[]>();
     const configFiles: RelPath[] = [];
     for (const dir of [...this.goDirs].sort()) {
-      const mod = this.host.readFile(inDir(dir, 'go.mod'));
+      const mod = this.host.readFile(joinDir(dir, 'go.mod'));
       if (mod !== null) {
-        configFiles.push(inDir(dir, 'go.mod'));
+        configFiles.push(joinDir(dir, 'go.mod'));
         const path = directives(mod, 'module')[0]?.split(/\s+/)[0];
         const replaces = new Map<string, string>();
         for (const r of directives(mod, 'replace')) {
@@ -109,9 +98,9 @@ export class GoResolver implements LanguageResolver {
         }
         if (path) modules.set(dir, { dir, path, replaces });
       }
-      const work = this.host.readFile(inDir(dir, 'go.work'));
+      const work = this.host.readFile(joinDir(dir, 'go.work'));
       if (work !== null) {
-        configFiles.push(inDir(dir, 'go.work'));
+        configFiles.push(joinDir(dir, 'go.work'));
         workspaces.set(dir, directives(work, 'use').flatMap((u) => (join(dir, u.split(/\s+/)[0]) ?? []) as string[]));
       }
     }
@@ -129,7 +118,7 @@ export class GoResolver implements LanguageResolver {
 
   /** The module of a folder: the nearest go.mod above it. */
   private moduleOf(dir: string): GoModule | null {
-    for (let d = dir; ; d = parentDir(d)) {
+    for (let d = dir; ; d = dirOf(d)) {
       const m = this.config.modules.get(d);
       if (m) return m;
       if (d === '') return null;
@@ -138,7 +127,7 @@ export class GoResolver implements LanguageResolver {
 
   /** The modules in a workspace using `module`: the nearest go.work above it that lists it; null when none. */
   private workspaceOf(module: GoModule): GoModule[] | null {
-    for (let d = module.dir; ; d = parentDir(d)) {
+    for (let d = module.dir; ; d = dirOf(d)) {
       const uses = this.config.workspaces.get(d);
       if (uses) return uses.includes(module.dir) ? uses.flatMap((u) => this.config.modules.get(u) ?? []) : null;
       if (d === '') return null;
@@ -146,7 +135,7 @@ export class GoResolver implements LanguageResolver {
   }
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
-    const key = `${parentDir(from)}\u0000${imp.specifier}`;
+    const key = `${dirOf(from)}\u0000${imp.specifier}`;
     let result = this.memo.get(key);
     if (!result) {
       result = this.compute(imp.specifier, from);
@@ -162,7 +151,7 @@ export class GoResolver implements LanguageResolver {
   }
 
   private compute(spec: string, from: RelPath): ImportTarget[] {
-    const fromDir = parentDir(from);
+    const fromDir = dirOf(from);
     if (spec === 'C') return [{ resolved: { kind: 'builtin', module: 'C' } }]; // cgo
     if (spec.startsWith('./') || spec.startsWith('../')) {
       const dir = join(fromDir, spec);
@@ -176,8 +165,8 @@ export class GoResolver implements LanguageResolver {
     let best: [string, string] | null = null;
     for (const [p, d] of visible) if ((spec === p || spec.startsWith(`${p}/`)) && (!best || p.length > best[0].length)) best = [p, d];
     let dir: string | null = null;
-    if (best) dir = spec === best[0] ? best[1] : inDir(best[1], spec.slice(best[0].length + 1));
-    else if (own && !workspace && this.goDirs.has(inDir(own.dir, `vendor/${spec}`))) dir = inDir(own.dir, `vendor/${spec}`);
+    if (best) dir = spec === best[0] ? best[1] : joinDir(best[1], spec.slice(best[0].length + 1));
+    else if (own && !workspace && this.goDirs.has(joinDir(own.dir, `vendor/${spec}`))) dir = joinDir(own.dir, `vendor/${spec}`);
     if (dir === null) {
       const first = spec.split('/')[0];
       return [{ resolved: first.includes('.') ? { kind: 'external', package: spec } : { kind: 'builtin', module: spec } }];

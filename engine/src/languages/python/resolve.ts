@@ -11,6 +11,7 @@
  * folders up from the importing file. A `.pyi` stub is the target when no `.py` is there, and for a `.pyi` importer.
  */
 import type { ResolverHost } from '../../resolve/host.js';
+import { dirOf, joinDir } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { discoverProject, type PythonProject } from './project.js';
@@ -24,11 +25,6 @@ interface Found {
   dirs: string[];
 }
 
-const parentDir = (p: string): string => {
-  const slash = p.lastIndexOf('/');
-  return slash < 0 ? '' : p.slice(0, slash);
-};
-const inDir = (dir: string, name: string): string => (dir ? `${dir}/${name}` : name);
 
 export class PythonResolver implements LanguageResolver {
   private readonly files: ReadonlySet<RelPath>;
@@ -41,11 +37,11 @@ export class PythonResolver implements LanguageResolver {
     this.files = host.files;
     for (const f of host.files) {
       if (!f.endsWith('.py') && !f.endsWith('.pyi')) continue;
-      let d = parentDir(f);
+      let d = dirOf(f);
       while (!this.pyDirs.has(d)) {
         this.pyDirs.add(d);
         if (d === '') break;
-        d = parentDir(d);
+        d = dirOf(d);
       }
     }
   }
@@ -75,7 +71,7 @@ export class PythonResolver implements LanguageResolver {
   private find(name: string, dirs: readonly string[], stub: boolean): Found | null {
     const portions: string[] = [];
     for (const dir of dirs) {
-      const folder = inDir(dir, name);
+      const folder = joinDir(dir, name);
       const init = this.moduleFile(`${folder}/__init__`, stub);
       if (init) return { file: init, dirs: [folder] };
       const module = this.moduleFile(folder, stub);
@@ -100,14 +96,14 @@ export class PythonResolver implements LanguageResolver {
 
   /** The importing file's base folder: the first folder up from it without an `__init__`. */
   private baseDir(from: RelPath): string {
-    let dir = parentDir(from);
-    while (dir !== '' && (this.files.has(`${dir}/__init__.py`) || this.files.has(`${dir}/__init__.pyi`))) dir = parentDir(dir);
+    let dir = dirOf(from);
+    while (dir !== '' && (this.files.has(`${dir}/__init__.py`) || this.files.has(`${dir}/__init__.pyi`))) dir = dirOf(dir);
     return dir;
   }
 
   /** How many packages a file is inside: the folders from its root (the longest root holding it) to the file. */
   private packageDepth(from: RelPath): number {
-    const dir = parentDir(from);
+    const dir = dirOf(from);
     let root: string | null = null;
     for (const r of this.proj.declaredRoots) if ((r === '' || dir === r || dir.startsWith(`${r}/`)) && (root === null || r.length > root.length)) root = r;
     root ??= this.baseDir(from);
@@ -145,10 +141,10 @@ export class PythonResolver implements LanguageResolver {
     const parts = rest ? rest.split('.') : [];
     let module: Found | null;
     if (level > 0) {
-      let dir = parentDir(from);
+      let dir = dirOf(from);
       // a relative import stays inside the file's top-level package: the folders between its root and the file
       if (level > this.packageDepth(from)) return [{ resolved: unresolved(`${spec}: a relative import beyond the top-level package`) }];
-      for (let i = 1; i < level; i++) dir = parentDir(dir);
+      for (let i = 1; i < level; i++) dir = dirOf(dir);
       if (parts.length === 0) {
         const init = this.moduleFile(`${dir}/__init__`, stub);
         module = { file: dir === '' ? null : init, dirs: [dir] };
