@@ -3,6 +3,7 @@
  * extensions, the parse stage reads each file with its module, the resolver sends each import to its module.
  */
 import { javascript, typescript } from './builtin/index.js';
+import { cpp } from './cpp/index.js';
 import { go } from './go/index.js';
 import { python } from './python/index.js';
 import type { LanguageModule } from './types.js';
@@ -12,6 +13,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   javascript,
   python,
   go,
+  cpp,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */
