@@ -128,8 +128,10 @@ function logicalLines(source: string): Array<{ text: string; line: number }> {
   const raw = source.split(/\r?\n/);
   for (let i = 0; i < raw.length; i++) {
     const line = raw[i];
-    let text = '';
-    let j = 0;
+    // most lines hold no comment and no literal: taken as they are
+    const plain = !inBlock && !line.includes('/') && !line.includes('"') && !line.includes("'");
+    let text = plain ? line : '';
+    let j = plain ? line.length : 0;
     while (j < line.length) {
       if (inBlock) {
         const end = line.indexOf('*/', j);

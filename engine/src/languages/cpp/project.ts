@@ -105,16 +105,17 @@ export function readCompileDb(file: string, text: string, roots: readonly string
   if (!Array.isArray(entries)) return null;
   const dbDir = path.join(roots[0], path.dirname(file));
   const units = new Map<string, SearchPath>();
+  const distinct = new Map<string, SearchPath>();
   for (const e of entries as Entry[]) {
     if (!e || typeof e !== 'object' || typeof e.file !== 'string') continue;
     const directory = typeof e.directory === 'string' ? path.resolve(dbDir, e.directory) : dbDir;
     const args = Array.isArray(e.arguments) ? e.arguments.filter((a): a is string => typeof a === 'string') : typeof e.command === 'string' ? shellWords(e.command) : [];
     const unit = projectPath(roots, path.resolve(directory, e.file));
     if (units.has(unit)) continue; // the first command of a file, as clangd takes it
-    units.set(
-      unit,
-      searchPathOf(args, (dir) => projectPath(roots, path.resolve(directory, dir))),
-    );
+    const sp = searchPathOf(args, (dir) => projectPath(roots, path.resolve(directory, dir)));
+    const key = JSON.stringify(sp);
+    if (!distinct.has(key)) distinct.set(key, sp);
+    units.set(unit, distinct.get(key)!); // units with the same search paths share one object
   }
   return { file, units };
 }

@@ -53,6 +53,10 @@ export class CppResolver implements LanguageResolver {
   private readonly guessed = new Map<string, string[]>();
   private readonly read = new Set<RelPath>();
   private memo = new Map<string, ImportTarget[]>();
+  /** answers by (search paths, including folder, directive), for the files that share them */
+  private byContext = new Map<string, ImportTarget[]>();
+  private readonly contextIds = new Map<readonly SearchPath[], number>();
+  private readonly singles = new Map<SearchPath, SearchPath[]>();
 
   constructor(private readonly host: ResolverHost) {
     this.roots = [host.root];
@@ -82,6 +86,7 @@ export class CppResolver implements LanguageResolver {
 
   forgetResults(): void {
     this.memo.clear();
+    this.byContext.clear();
     this.probes.clear();
   }
 
@@ -152,7 +157,11 @@ export class CppResolver implements LanguageResolver {
   /** The search paths `from` is compiled with: its own command's, else those of the translation units nearest it. */
   private contexts(db: CompileDb, from: RelPath): SearchPath[] {
     const own = db.units.get(from);
-    if (own) return [own];
+    if (own) {
+      let single = this.singles.get(own);
+      if (!single) this.singles.set(own, (single = [own]));
+      return single;
+    }
     let tree = this.trees.get(db);
     if (!tree) {
       const sets = new Map<string, Map<string, SearchPath>>();
@@ -221,15 +230,16 @@ export class CppResolver implements LanguageResolver {
     }
     const db = this.dbFor(fromDir);
     if (db) {
-      const hits = new Map<string, Hit | null>();
-      for (const sp of this.contexts(db, from)) {
-        const hit = this.search(quoted ? [...sp.quote, ...sp.angle] : sp.angle, name, from);
-        hits.set(hitKey(hit), hit);
-      }
-      const found = [...hits.values()].filter((h): h is Hit => h !== null);
-      if (hits.size === 1 && found.length === 1) return [this.target(found[0], name, quoted, false)];
-      if (found.length) return found.map((h) => this.target(h, name, quoted, true));
-      return [this.notFound(name, quoted, false)];
+      // files of one folder compiled with the same search paths share the answer (unless it is the file itself)
+      const contexts = this.contexts(db, from);
+      let id = this.contextIds.get(contexts);
+      if (id === undefined) this.contextIds.set(contexts, (id = this.contextIds.size));
+      const key = `${id}\u0000${fromDir}\u0000${spec}`;
+      const shared = this.byContext.get(key);
+      if (shared && !shared.some((t) => t.resolved.kind === 'file' && t.resolved.path === from)) return shared;
+      const result = this.searchContexts(contexts, name, quoted, from);
+      this.byContext.set(key, result);
+      return result;
     }
     if (!quoted && isPlatformHeader(name)) return [this.notFound(name, quoted, false)];
     const guess = this.search(this.guessedDirs(fromDir), name, from);
@@ -238,6 +248,20 @@ export class CppResolver implements LanguageResolver {
     if (bySuffix) return [this.target({ kind: 'file', path: bySuffix }, name, quoted, true)];
     return [this.notFound(name, quoted, true)];
   }
+
+  /** `name` searched along each of `contexts`: one answer is exact, differing answers are each inferred. */
+  private searchContexts(contexts: readonly SearchPath[], name: string, quoted: boolean, from: RelPath): ImportTarget[] {
+    const hits = new Map<string, Hit | null>();
+    for (const sp of contexts) {
+      const hit = this.search(quoted ? [...sp.quote, ...sp.angle] : sp.angle, name, from);
+      hits.set(hitKey(hit), hit);
+    }
+    const found = [...hits.values()].filter((h): h is Hit => h !== null);
+    if (hits.size === 1 && found.length === 1) return [this.target(found[0], name, quoted, false)];
+    if (found.length) return found.map((h) => this.target(h, name, quoted, true));
+    return [this.notFound(name, quoted, false)];
+  }
+
 
   /** The project file whose path ends with `name` (the one sharing most folders with `from` when several do). */
   private bySuffix(name: string, from: RelPath): RelPath | null {
