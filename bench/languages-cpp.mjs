@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // C/C++: our `#include` edges against the compiler's own header search (uses the machine's gcc/g++ and cmake).
 //
-// Corpora: CMake projects (source trees given with --project name=DIR; each is copied, configured with
+// Corpora: CMake projects (git checkouts in bench/.corpora/libuv and bench/.corpora/leveldb by default, or given with
+// --projects name=DIR,…; each is copied, configured with
 // `cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON`, which writes build/compile_commands.json, and indexed by
 // a cold `intel build`), and the node headers Debian's `nodejs` installs at /usr/include/node (no build system, no
 // database: our include roots are inferred there).
@@ -29,8 +30,9 @@ const NODE_HEADERS = '/usr/include/node';
 const SPEC = {
   projects: { type: 'string', default: `libuv=${path.join(CORPORA_DIR, 'libuv')},leveldb=${path.join(CORPORA_DIR, 'leveldb')}`, help: 'name=DIR,… of CMake project source trees (git checkouts)' },
   jobs: { type: 'number', default: 2, help: 'compiler processes at once' },
+  render: { type: 'boolean', default: false, help: 'only rewrite the RESULTS.md section from the last run\'s bench/.work/languages-cpp.json' },
 };
-const USAGE = 'node bench/languages-cpp.mjs [--projects name=DIR,...] [--jobs N]';
+const USAGE = 'node bench/languages-cpp.mjs [--projects name=DIR,...] [--jobs N] [--render]';
 
 /** Runs `fn` over `items`, `jobs` at a time. */
 async function pool(items, jobs, fn) {
@@ -319,6 +321,10 @@ function gitHead(dir) {
 
 runMain(async () => {
   const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
+  if (opts.render) {
+    writeResultsSection('<!-- languages-cpp:start -->', '<!-- languages-cpp:end -->', section(JSON.parse(fs.readFileSync(path.join(WORK_DIR, 'languages-cpp.json'), 'utf8'))), 'C/C++');
+    return;
+  }
   if (!fs.existsSync(OUR_CLI)) throw new Error('run npm run build first');
   mkdirp(WORK_DIR);
   const machine = machineInfo();
@@ -334,7 +340,7 @@ runMain(async () => {
     const version = head ?? (fs.existsSync(path.join(dir, 'VERSION')) ? fs.readFileSync(path.join(dir, 'VERSION'), 'utf8').trim() : null);
     log(`${name}: ${dir}`);
     corpora.push(...(await cmakeProject(name, dir, opts.jobs)));
-    sources.push(`${name}: its source tree${version ? ` at ${version}` : ''}, configured by cmake ${execFileSync('cmake', ['--version'], { encoding: 'utf8' }).split('\n')[0].replace(/^cmake version /, '')}`);
+    sources.push(`${name}: a checkout of its repository${version ? ` at ${version}` : ''} (${path.relative(ROOT, dir)}), configured by cmake ${execFileSync('cmake', ['--version'], { encoding: 'utf8' }).split('\n')[0].replace(/^cmake version /, '')}`);
   }
   if (fs.existsSync(NODE_HEADERS)) {
     log('node headers');
