@@ -24,12 +24,14 @@ import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CORPORA_DIR, OUR_CLI, ROOT, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
+import { editPath } from './lib/edit-path.mjs';
 
 const run = promisify(execFile);
 const NODE_HEADERS = '/usr/include/node';
 const SPEC = {
   projects: { type: 'string', default: `libuv=${path.join(CORPORA_DIR, 'libuv')},leveldb=${path.join(CORPORA_DIR, 'leveldb')}`, help: 'name=DIR,… of CMake project source trees (git checkouts)' },
   jobs: { type: 'number', default: 2, help: 'compiler processes at once' },
+  edits: { type: 'number', default: 20, help: 'one-file edits of the first project\'s most included header against zod\'s most imported file (0: none)' },
   render: { type: 'boolean', default: false, help: 'only rewrite the RESULTS.md section from the last run\'s bench/.work/languages-cpp.json' },
 };
 const USAGE = 'node bench/languages-cpp.mjs [--projects name=DIR,...] [--jobs N] [--render]';
@@ -226,7 +228,7 @@ async function compare(name, tree, units, ours, jobs, note) {
   return result;
 }
 
-async function cmakeProject(name, src, jobs) {
+async function cmakeProject(name, src, jobs, edits) {
   if (!fs.existsSync(path.join(src, 'CMakeLists.txt'))) throw new Error(`${src}: no CMakeLists.txt (give a CMake project's source tree: --projects ${name}=DIR)`);
   const tree = path.join(WORK_DIR, `cpp-${name}`);
   rmrf(tree);
@@ -257,8 +259,11 @@ async function cmakeProject(name, src, jobs) {
   // the same tree and truth without the database: our include roots inferred
   fs.renameSync(path.join(tree, 'build', 'compile_commands.json'), path.join(tree, 'build', 'compile_commands.json.off'));
   const withoutDb = await compare(`${name}, no database`, tree, units, await ourGraph(tree), jobs, 'compile_commands.json moved away: include roots inferred');
+  fs.renameSync(path.join(tree, 'build', 'compile_commands.json.off'), path.join(tree, 'build', 'compile_commands.json'));
+  const CPP = /\.(c|h|cc|cpp|cxx|hh|hpp|hxx|ipp|inl)$/;
+  const editTimes = edits > 0 ? await editPath({ name: 'cpp', tree, own: (p) => CPP.test(p), comment: (i) => `\n// bench ${i}\n` }, edits, path.join(WORK_DIR, 'languages-cpp')) : null;
   rmrf(tree);
-  return [withDb, withoutDb];
+  return { results: [withDb, withoutDb], editTimes: editTimes && { project: name, count: edits, ...editTimes } };
 }
 
 async function nodeHeaders(jobs) {
@@ -306,6 +311,10 @@ function section(out) {
     '- Without a database the include roots are guesses (each folder\'s `include/` and the folder itself, nearest first, after the folders CMakeLists.txt names), and every edge found through them is marked inferred. ' +
       'The node headers show where a guess parts from a build: a header under `openssl/archs/<platform>/asm/include/openssl/` finds its platform\'s own copy of a sibling header first, where an addon build, given `-I<root>` only, opens the root\'s `openssl/`.',
   );
+  if (out.edits) {
+    const e = out.edits;
+    L.push('', `One-file edit, engine time of \`updateIntel\` in one process (${e.count} edits each, interleaved, medians): C/C++, \`${e.cpp.file}\` of ${e.project} with its database (${e.cpp.direct} direct dependents) ${e.cpp.medianMs.toFixed(1)} ms; JS/TS, \`${e['js/ts'].file}\` of zod (${e['js/ts'].direct} direct dependents) ${e['js/ts'].medianMs.toFixed(1)} ms; ratio C/C++ / JS/TS ${(e.cpp.medianMs / e['js/ts'].medianMs).toFixed(2)}.`);
+  }
   L.push('', `Corpora: ${out.sources.join('; ')}.`);
   L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start. Command: \`npm run build && node bench/languages-cpp.mjs\` (machine's gcc, g++ and cmake; ${out.date}).`, '<!-- languages-cpp:end -->');
   return L.join('\n');
@@ -330,6 +339,7 @@ runMain(async () => {
   const machine = machineInfo();
   const corpora = [];
   const sources = [];
+  let edited = null;
   for (const spec of opts.projects.split(',').filter(Boolean)) {
     const [name, dir] = spec.split('=');
     if (!fs.existsSync(dir)) {
@@ -339,7 +349,9 @@ runMain(async () => {
     const head = gitHead(dir);
     const version = head ?? (fs.existsSync(path.join(dir, 'VERSION')) ? fs.readFileSync(path.join(dir, 'VERSION'), 'utf8').trim() : null);
     log(`${name}: ${dir}`);
-    corpora.push(...(await cmakeProject(name, dir, opts.jobs)));
+    const { results, editTimes } = await cmakeProject(name, dir, opts.jobs, corpora.length === 0 ? opts.edits : 0);
+    corpora.push(...results);
+    if (editTimes) edited = editTimes;
     sources.push(`${name}: a checkout of its repository${version ? ` at ${version}` : ''} (${path.relative(ROOT, dir)}), configured by cmake ${execFileSync('cmake', ['--version'], { encoding: 'utf8' }).split('\n')[0].replace(/^cmake version /, '')}`);
   }
   if (fs.existsSync(NODE_HEADERS)) {
@@ -347,7 +359,7 @@ runMain(async () => {
     corpora.push(await nodeHeaders(opts.jobs));
     sources.push(`node headers: ${NODE_HEADERS} as Debian's \`nodejs\` ${execFileSync('dpkg-query', ['-W', '-f', '${Version}', 'nodejs'], { encoding: 'utf8' })} installs it (v8, cppgc, libuv, openssl, node)`);
   }
-  const out = { date: new Date().toISOString().slice(0, 10), machine, gcc: execFileSync('gcc', ['--version'], { encoding: 'utf8' }).split('\n')[0], corpora, sources };
+  const out = { date: new Date().toISOString().slice(0, 10), machine, edits: edited, gcc: execFileSync('gcc', ['--version'], { encoding: 'utf8' }).split('\n')[0], corpora, sources };
   writeJson(path.join(WORK_DIR, 'languages-cpp.json'), out);
   for (const r of corpora) log(JSON.stringify({ ...r, onlyOursDirect: r.onlyOursDirect.slice(0, 10), onlyTruthDirect: r.onlyTruthDirect.slice(0, 10) }, null, 2));
   writeResultsSection('<!-- languages-cpp:start -->', '<!-- languages-cpp:end -->', section(out), 'C/C++');

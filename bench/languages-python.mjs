@@ -19,7 +19,8 @@ import { execFileSync } from 'node:child_process';
 import { BENCH_DIR, OUR_CLI, ROOT, RESULTS_MD, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, setAside, writeJson } from './lib/common.mjs';
 import { defaultMethod, measure } from './lib/measure.mjs';
 import { codegraphBin, codegraphEnv, ensureTools } from './tools.mjs';
-import { corpusDir, ensureCorpus, getCorpus } from './corpora.mjs';
+import { corpusDir } from './corpora.mjs';
+import { editPath } from './lib/edit-path.mjs';
 
 const DIST = '/usr/lib/python3/dist-packages';
 const USAGE = 'Usage: node bench/languages-python.mjs [--runs N] [--no-speed] [--no-write]';
@@ -127,30 +128,8 @@ async function speed(tree, runs) {
  * direct dependents, `edits` times, alternating a Python tree (Django) and a JS/TS one (zod, bench/corpora.mjs) of
  * similar size; the engine's own time (UpdateReport.engineMs), medians. The first edit of each is a warm-up.
  */
-async function editPath(djangoTree, edits) {
-  const engine = await import(path.join(ROOT, 'dist', 'engine', 'src', 'index.js'));
-  const zod = getCorpus('zod');
-  ensureCorpus(zod);
-  const jsTree = copyDir(corpusDir('zod'), path.join(WORK_DIR, 'languages-python', 'zod'));
-  const trees = { python: djangoTree, 'js/ts': jsTree };
-  const picked = {};
-  for (const [name, tree] of Object.entries(trees)) {
-    await engine.buildIntel(tree, { cache: false });
-    const reader = await engine.openIntel(tree);
-    const own = (h) => (name === 'python' ? h.path.endsWith('.py') : /\.[cm]?tsx?$/.test(h.path) && !/\.d\.[cm]?ts$/.test(h.path));
-    const top = engine.hotspots(reader, { limit: 100000 }).hotspots.filter(own).sort((a, b) => b.direct - a.direct || (a.path < b.path ? -1 : 1))[0];
-    reader.close();
-    picked[name] = { file: top.path, direct: top.direct, times: [] };
-  }
-  for (let i = 0; i <= edits; i++) {
-    for (const [name, tree] of Object.entries(trees)) {
-      const file = path.join(tree, picked[name].file);
-      fs.appendFileSync(file, name === 'python' ? `\n# bench ${i}\n` : `\n// bench ${i}\n`);
-      const r = await engine.updateIntel(tree, [picked[name].file]);
-      if (i > 0) picked[name].times.push(r.engineMs);
-    }
-  }
-  return Object.fromEntries(Object.entries(picked).map(([name, p]) => [name, { file: p.file, direct: p.direct, medianMs: median(p.times) }]));
+function editPathOf(djangoTree, edits) {
+  return editPath({ name: 'python', tree: djangoTree, own: (p) => p.endsWith('.py'), comment: (i) => `\n# bench ${i}\n` }, edits, path.join(WORK_DIR, 'languages-python'));
 }
 
 /**
@@ -242,7 +221,7 @@ runMain(async () => {
     versions: Object.fromEntries(['django', 'flask', 'jinja2', 'requests', 'rich'].map((p) => [p, debVersion(`python3-${p}`).replace(/^\d+:/, '').replace(/[-+].*$/, '')])),
     accuracy: [await accuracy('django', django, ['.']), await accuracy('src-layout', srcLayout, ['src'])],
   };
-  if (opts.edits > 0) out.edits = { count: opts.edits, ...(await editPath(django, opts.edits)) };
+  if (opts.edits > 0) out.edits = { count: opts.edits, ...(await editPathOf(django, opts.edits)) };
   if (opts.scale > 0) out.scale = await scale(django, opts.scale);
   if (opts.speed) {
     const mixed = copyPackages(path.join(base, 'peers'), ['django', 'flask', 'jinja2', 'requests', 'rich']);
