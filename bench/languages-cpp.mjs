@@ -23,6 +23,7 @@ import path from 'node:path';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CORPORA_DIR, OUR_CLI, ROOT, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { coldBuildRows } from './lib/our-edges.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
 import { editPath } from './lib/edit-path.mjs';
 
@@ -97,13 +98,7 @@ function score(ours, truth) {
 
 /** Our edges from graph.db: source → [{ target, kind, exact }]. */
 async function ourGraph(tree) {
-  rmrf(path.join(tree, '.planning'));
-  const t0 = performance.now();
-  execFileSync(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { stdio: 'ignore' });
-  const buildMs = performance.now() - t0;
-  const { readGraphRows } = await import(path.join(ROOT, 'dist', 'engine', 'src', 'store', 'index.js'));
-  const rows = await readGraphRows(path.join(tree, '.planning', 'intel', 'graph.db'));
-  const pathOf = new Map(rows.nodes.map((n) => [n.id, n.path]));
+  const { rows, pathOf, buildMs } = await coldBuildRows(tree);
   const out = new Map();
   let inferred = 0;
   for (const e of rows.edges) {
