@@ -86,12 +86,26 @@ export function withInstalledAgentNames<T>(value: T, names: Map<string, string> 
   return walk(value) as T;
 }
 
+/**
+ * The namespace our commands are installed under, `gsd` or `gsdcc`: the installer renames commands and agents together
+ * (`/gsdcc:<name>` with `gsdcc-<agent>`, installer/src/install/assets.ts), and so does the plugin's build, so the
+ * agents' names tell it.
+ */
+export function installedCommandNamespace(dirs: AssetDirs = assetDirs()): 'gsd' | 'gsdcc' {
+  return installedAgentNames(dirs).size ? 'gsdcc' : 'gsd';
+}
+
+/** `/gsd:<name>` or `/gsdcc:<name>`, as our command `name` is installed. */
+export function installedCommand(name: string, dirs: AssetDirs = assetDirs()): string {
+  return `/${installedCommandNamespace(dirs)}:${name}`;
+}
+
 /** A safe asset id: lower-case words joined by `-`, `_` or `:` (`plan-phase`, `gsd:plan-phase`, `gsd-planner`). */
 export const ASSET_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-/** `gsd:plan-phase`, `/gsd:plan-phase`, `plan-phase` → `plan-phase`; null for anything that is not an id. */
+/** `gsd:plan-phase`, `/gsdcc:plan-phase`, `plan-phase` → `plan-phase`; null for anything that is not an id. */
 export function assetId(value: string): string | null {
-  const v = value.trim().toLowerCase().replace(/^\//, '').replace(/^gsd:/, '');
+  const v = value.trim().toLowerCase().replace(/^\//, '').replace(/^gsd(cc)?:/, '');
   return ASSET_ID.test(v) ? v : null;
 }
 
