@@ -5,7 +5,8 @@
  * | layout | the server | commands | agents | templates |
  * |---|---|---|---|---|
  * | install (global or local) | `<config>/gsdcc/mcp-server.js` (+ `chunks/`) | `<config>/gsdcc/commands/gsd/` | `<config>/gsdcc/agents/` | `<config>/gsdcc/templates/` |
- * | plugin / npm package | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/commands/gsd/` | `<pkg>/agents/` | `<pkg>/templates/` |
+ * | plugin | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/dist/plugin/commands/gsd/` (GSD_ASSETS_DIR) | `<pkg>/dist/plugin/agents/` | `<pkg>/templates/` |
+ * | npm package | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/commands/gsd/` | `<pkg>/agents/` | `<pkg>/templates/` |
  * | checkout (tsc output) | `<repo>/dist/mcp-server/src/*.js` | `<repo>/commands/gsd/` | `<repo>/agents/` | `<repo>/templates/` |
  *
  * (An install keeps its own copy of the commands and agents inside its runtime folder, as installed, so the server never
