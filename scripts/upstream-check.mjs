@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Installs the published upstream GSD packages and this build side by side in throwaway HOMEs, in every order, and
-// checks byte for byte that neither loses anything to the other. Needs the npm registry (npm pack) and a build
-// (npm run build). Usage: node scripts/upstream-check.mjs [spec ...]
+// checks byte for byte that neither loses anything to the other; then runs the plugin form beside it in a real
+// `claude -p` session (the pinned CLI cached by the tests, against the tests' loopback Messages API mock; skipped
+// when the CLI is not cached). Needs the npm registry (npm pack) and a build (npm run build).
+// Usage: node scripts/upstream-check.mjs [spec ...]
 // Prints one line per step and a summary; exit 1 when a check fails. docs/coexistence.md has the last result.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(repo, 'dist', 'cli', 'cli.js');
@@ -64,6 +66,46 @@ function checkUpstreamKept(label, before, home, ours) {
   else fail(`${label}: ${changed} upstream file(s) changed or gone`);
 }
 
+const CLAUDE = path.join(process.env.GSD_CLAUDE_CACHE ?? path.join(os.homedir(), '.cache', 'get-shit-done-cc', 'claude-2.1.330'), 'node_modules', '.bin', 'claude');
+const mockModule = path.join(repo, 'dist', 'test', 'helpers', 'messages-mock.js');
+
+/**
+ * The plugin (this repository as --plugin-dir) in a real session beside upstream: the init event must list every
+ * command, skill and agent of upstream's and all of ours under gsdcc names, no name in both; install with the
+ * plugin enabled and doctor change nothing; upstream's files stay byte for byte.
+ */
+async function pluginCheck(home) {
+  if (!existsSync(CLAUDE) || !existsSync(mockModule)) return say(`  skip plugin beside upstream: no cached claude CLI at ${CLAUDE} (the tests install it)`);
+  const config = path.join(home, '.claude');
+  const before = snapshot(config);
+  const { startMessagesMock, offlineClaudeEnv } = await import(pathToFileURL(mockModule).href);
+  const mock = await startMessagesMock([]);
+  const cwd = mkdtempSync(path.join(work, 'project-'));
+  const env = { ...offlineClaudeEnv({ home, mockUrl: mock.url, path: `${path.dirname(process.execPath)}:/usr/bin:/bin` }), MCP_CONNECTION_NONBLOCKING: '0' };
+  const r = spawnSync(CLAUDE, ['-p', 'hello', '--plugin-dir', repo, '--output-format', 'stream-json', '--verbose'], { cwd, env, encoding: 'utf8', timeout: 240_000 });
+  await mock.close();
+  const init = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'system' && e.subtype === 'init');
+  if (!init) return fail(`plugin session: no init event (exit ${r.status}): ${(r.stderr || r.stdout).slice(-300)}`);
+  const md = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)) : []);
+  const theirs = [...md(path.join(config, 'commands', 'gsd')).map((c) => `gsd:${c}`), ...(existsSync(path.join(config, 'skills')) ? readdirSync(path.join(config, 'skills')).filter((d) => d.startsWith('gsd-')) : []), ...md(path.join(config, 'agents')).filter((a) => a.startsWith('gsd-') && !a.endsWith('.compact'))];
+  const ours = [...md(path.join(repo, 'dist', 'plugin', 'commands', 'gsd')).map((c) => `gsdcc:${c}`), ...md(path.join(repo, 'dist', 'plugin', 'agents')).map((a) => `gsdcc:${a}`)];
+  const listed = new Set([...init.slash_commands, ...init.agents]);
+  const missing = [...theirs, ...ours].filter((n) => !listed.has(n));
+  const shared = ours.filter((n) => theirs.includes(n));
+  if (missing.length || shared.length) fail(`plugin session: ${missing.length} name(s) not listed (${missing.slice(0, 4).join(', ')}), ${shared.length} in both sets`);
+  else say(`  ok   plugin gsdcc beside upstream in a real session: all ${theirs.length} of upstream's commands/skills/agents and all ${ours.length} of ours listed, none in both; server ${init.mcp_servers.find((m) => m.name === 'plugin:gsdcc:gsd')?.status}`);
+  const settings = readFileSync(path.join(config, 'settings.json'), 'utf8');
+  const enabled = JSON.stringify({ ...JSON.parse(settings), enabledPlugins: { 'gsdcc@gsd-marketplace': true } }, null, 2);
+  writeFileSync(path.join(config, 'settings.json'), enabled);
+  const i = run(process.execPath, [cli, 'install', '--global', '--yes'], home);
+  const d = run(process.execPath, [cli, 'doctor', '--global'], home);
+  if (i.code !== 0 || !/Our plugin is enabled/.test(i.out) || d.code !== 0) fail(`with the plugin enabled: install exit ${i.code}, doctor exit ${d.code}: ${d.out.slice(-300)}`);
+  else say('  ok   with the plugin enabled: install installs nothing twice, doctor in order');
+  if (readFileSync(path.join(config, 'settings.json'), 'utf8') !== enabled) fail('settings.json changed with the plugin enabled');
+  writeFileSync(path.join(config, 'settings.json'), settings);
+  checkUpstreamKept('plugin beside upstream', before, home, new Set());
+}
+
 const settingsOf = (home) => JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'));
 const theirHooks = (s) => JSON.stringify(s.hooks ?? {}).match(/hooks[\\/]+gsd-[\w.-]+/g)?.sort().join(',') ?? '';
 
@@ -107,6 +149,13 @@ for (const spec of specs) {
     if (left.length) fail(`uninstall left ${left.length} of ours: ${left.slice(0, 3).join(', ')}`);
     if (theirHooks(settingsOf(home)) !== theirHooks(beforeSettings)) fail('after uninstall its hooks differ');
     if (findOurHooks(settingsOf(home))) fail('after uninstall our hooks are still registered');
+  }
+  // the plugin form beside upstream
+  {
+    const home = mkdtempSync(path.join(work, 'home-'));
+    const r = upstream(home);
+    if (r.code !== 0) fail(`upstream install exited ${r.code}`);
+    await pluginCheck(home);
   }
   // order 2: ours first, then upstream, then ours again, uninstall ours, then upstream's own uninstall
   {

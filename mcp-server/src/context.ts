@@ -106,6 +106,14 @@ export interface ContextOptions {
    * (no other worktree of the same repository).
    */
   bound?: string[];
+  /**
+   * How long a call waits for the client's answer to roots/list. Over a pipe (stdio, a shim's socket) the client
+   * always answers, so the wait is long (30 s); over http the request needs the session's GET event stream, which a
+   * client may not have opened yet, so the daemon's http sessions wait 2 s and ask again at the next call.
+   */
+  rootsWaitMs?: number;
+  /** resolves once a request to the client can reach it (an http session: once its GET event stream is open) */
+  clientReachable?: Promise<void>;
 }
 
 /** Open projects by root: an LRU of `max` (stdio), or shared by the sessions of a daemon and freed when idle. */
@@ -161,11 +169,17 @@ export class ServerContext {
   private readonly ownsPool: boolean;
   private readonly calls = new Map<string, number[]>();
   private clientRoots: string[] | null = null;
+  /** the roots/list request in flight: every call that needs the roots meanwhile waits for this one answer */
+  private rootsRequest: Promise<string[] | null> | null = null;
+  /** bumped by roots/list_changed: an answer to an older request is not kept */
+  private rootsGen = 0;
+  private readonly rootsWaitMs: number;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly maxProjects: number;
   readonly bound: string[] | undefined;
   listRoots: (() => Promise<string[]>) | undefined;
+  readonly clientReachable: Promise<void> | undefined;
   /** every registered tool by name (to hide the ones a project disabled) */
   readonly tools = new Map<string, RegisteredTool>();
   /** every registered tool's handler by name (defineTool fills it; `route` calls tools through it) */
@@ -179,6 +193,8 @@ export class ServerContext {
     this.maxProjects = options.maxProjects ?? 4;
     this.listRoots = options.listRoots;
     this.bound = options.bound;
+    this.rootsWaitMs = options.rootsWaitMs ?? 30_000;
+    this.clientReachable = options.clientReachable;
     this.timing = this.env.GSD_MCP_TIMING === '1';
     this.ownsPool = !options.pool;
     this.pool = options.pool ?? new ProjectPool(this.maxProjects);
@@ -187,22 +203,48 @@ export class ServerContext {
   /** Forget the client's roots (on notifications/roots/list_changed). */
   rootsChanged(): void {
     this.clientRoots = null;
+    this.rootsRequest = null;
+    this.rootsGen++;
   }
 
+  /**
+   * The client's roots, asked once and kept. Calls that arrive while the client is answering wait for that one
+   * request (asking again would start their wait over: under load a second request could miss its wait as the first
+   * did, and the call would be answered for the wrong folder); an answer that comes after a call stopped waiting is
+   * kept for the next calls. A client that refuses the request has no roots.
+   */
   private async roots(): Promise<string[]> {
     if (this.clientRoots) return this.clientRoots;
-    let roots: string[] | null = [];
-    if (this.listRoots) {
-      try {
-        roots = await Promise.race([this.listRoots(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 2000).unref())]);
-      } catch {
-        roots = [];
-      }
+    if (!this.listRoots) return [];
+    if (!this.rootsRequest) {
+      const gen = this.rootsGen;
+      const request: Promise<string[] | null> = this.listRoots().then(
+        (roots) => {
+          if (gen === this.rootsGen) this.clientRoots = roots;
+          return roots;
+        },
+        () => {
+          // refused while still awaited: no roots; a request given up on (an http stream never opened) is asked again
+          if (gen === this.rootsGen && this.rootsRequest === request) this.clientRoots = [];
+          return [];
+        },
+      );
+      this.rootsRequest = request;
+      void request.then(() => {
+        if (this.rootsRequest === request) this.rootsRequest = null;
+      });
     }
-    // an unanswered roots/list (e.g. asked before the client's event stream was open) is asked again next time
-    if (roots === null) return [];
-    this.clientRoots = roots;
-    return roots;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.rootsWaitMs);
+      timer.unref();
+    });
+    const roots = await Promise.race([this.rootsRequest, waited]);
+    clearTimeout(timer);
+    if (roots !== null) return roots;
+    // not answered in time: this call goes on without roots, the next one asks again
+    this.rootsRequest = null;
+    return [];
   }
 
   /** Candidate start folders, best first: the client's roots, CLAUDE_PROJECT_DIR, cwd (a daemon session: its bound folders). */

@@ -17,6 +17,7 @@ export function buildServer(ctx: ServerContext = new ServerContext()): McpServer
   const server = new McpServer({ name: SERVER_NAME, version: TOOL_VERSION }, { capabilities: { logging: {} }, instructions: SERVER_INSTRUCTIONS });
   ctx.listRoots ??= async () => {
     if (!server.server.getClientCapabilities()?.roots) return [];
+    await ctx.clientReachable;
     const { roots } = await server.server.listRoots();
     return roots.map((r) => fileUriToPath(r.uri)).filter((p): p is string => p !== null);
   };

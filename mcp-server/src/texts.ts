@@ -1,5 +1,7 @@
 /** Every model-facing sentence of the server: tool descriptions, hints, recommendations. Keep them short. */
 
+import { installedCommand } from './adapters/assets.js';
+
 export const SERVER_INSTRUCTIONS =
   'GSD codebase intelligence and planning state for this project. Call route first with your question in plain words ' +
   '(who imports X, impact of changing X, explain X, where is X defined, what X imports, hotspots, architecture, ' +
@@ -83,7 +85,7 @@ export const TOOL_TEXT = {
     title: 'Phase status',
     description: 'ROADMAP phases: goal, plans done, verification, success criteria; default: current phase.',
   },
-  vitals: { title: 'Vitals', description: 'Health, current phase, active leases; with command, its /gsd: file\'s sections.' },
+  vitals: { title: 'Vitals', description: 'Health, current phase, active leases; with command, its command file\'s sections.' },
   plan: { title: 'Plan', description: 'Writes a phase\'s NN-01-PLAN.md from the template, roadmap and intel. Never overwrites unless overwrite.' },
   discuss: { title: 'Discuss', description: 'Goal, requirements, open questions, decisions so far and relevant files of a phase.' },
   validate: { title: 'Validate', description: 'What a plan, PROJECT.md or REQUIREMENTS.md lacks against its template.' },
@@ -105,15 +107,28 @@ export const TOOL_TEXT = {
   },
 } as const;
 
+/** Hints naming our commands as they are installed (`/gsd:new-project`, or `/gsdcc:new-project` beside upstream GSD). */
 export const HINTS = {
   noPlanning: (dir: string) =>
-    `No .planning/ folder at or above ${dir}. Start a GSD project with /gsd:new-project, or pass root (a folder holding .planning/).`,
-  noIntel: 'No codebase intel yet (.planning/intel/graph.db). Build it with /gsd:analyze-codebase or `get-shit-done-cc intel build`.',
-  noProject: 'No .planning/PROJECT.md. Create it with /gsd:new-project.',
-  noRequirements: 'No .planning/REQUIREMENTS.md. Create it with /gsd:new-project (it writes REQUIREMENTS.md and ROADMAP.md).',
-  noRoadmap: 'No .planning/ROADMAP.md. Create it with /gsd:new-project.',
-  noState: 'No .planning/STATE.md; the current phase is unknown. /gsd:new-project creates it.',
-  noPhases: 'No .planning/phases/ folders yet. /gsd:plan-phase creates them.',
+    `No .planning/ folder at or above ${dir}. Start a GSD project with ${installedCommand('new-project')}, or pass root (a folder holding .planning/).`,
+  get noIntel() {
+    return `No codebase intel yet (.planning/intel/graph.db). Build it with ${installedCommand('analyze-codebase')} or \`get-shit-done-cc intel build\`.`;
+  },
+  get noProject() {
+    return `No .planning/PROJECT.md. Create it with ${installedCommand('new-project')}.`;
+  },
+  get noRequirements() {
+    return `No .planning/REQUIREMENTS.md. Create it with ${installedCommand('new-project')} (it writes REQUIREMENTS.md and ROADMAP.md).`;
+  },
+  get noRoadmap() {
+    return `No .planning/ROADMAP.md. Create it with ${installedCommand('new-project')}.`;
+  },
+  get noState() {
+    return `No .planning/STATE.md; the current phase is unknown. ${installedCommand('new-project')} creates it.`;
+  },
+  get noPhases() {
+    return `No .planning/phases/ folders yet. ${installedCommand('plan-phase')} creates them.`;
+  },
   unknownFile: 'Pass a path relative to the project root (see query_intel) or an entity id.',
 };
 
@@ -138,7 +153,7 @@ export const RESOURCE_TEXT = {
   hotspots: 'Most depended-on files (JSON)',
   conventions: 'Codebase conventions (from the intel summary)',
   entity: 'Intel page of one file: purpose, exports, dependencies, used by',
-  command: 'A /gsd: command file (the workflow step it runs)',
+  command: 'A GSD command file (the workflow step it runs)',
   agent: 'A gsd-* agent prompt',
   phase: 'A phase: goal, success criteria, plans, summaries and verification',
   skill: 'A registered skill and the agents carrying it',

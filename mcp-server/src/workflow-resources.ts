@@ -6,7 +6,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assetDirs, assetId, listAssetIds, readAsset } from './adapters/assets.js';
+import { assetDirs, assetId, installedCommand, listAssetIds, readAsset } from './adapters/assets.js';
 import type { Project, ServerContext } from './context.js';
 import { phaseNumber } from './planning-files.js';
 import { roadmapOrEmpty } from './planning-views.js';
@@ -37,7 +37,7 @@ export function phasePage(project: Project, number: string): string {
   for (const plan of dir?.plans ?? []) out.push(`## Plan ${plan.plan} (\`${plan.file}\`)`, '', file(plan.file).trim(), '');
   for (const s of dir?.summaries ?? []) out.push(`## Summary ${s.plan} (\`${s.file}\`)`, '', file(s.file).trim(), '');
   if (dir?.verification) out.push(`## Verification: ${dir.verification.status} (\`${dir.verification.file}\`)`, '', file(dir.verification.file).trim(), '');
-  if (!dir) out.push('_No phase folder yet: /gsd:plan-phase creates it._', '');
+  if (!dir) out.push(`_No phase folder yet: ${installedCommand('plan-phase')} creates it._`, '');
   return capped(`${out.join('\n')}\n`);
 }
 

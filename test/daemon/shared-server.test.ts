@@ -10,7 +10,11 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildIntel } from '../../engine/src/index.js';
 import { daemonHealth } from '../../mcp-server/src/daemon/info.js';
 import { HOOKS, everywhere, payload, presence, runHookProcess, waitForWorkers } from '../helpers/hooks.js';
@@ -145,6 +149,36 @@ describe('shared server: one daemon, many sessions and worktrees', { skip: !hasG
       assert.equal((await c.call('file_context', { file: 'src/only-wt.ts' })).isError, true, 'the other worktree is not this session\'s');
     } finally {
       rmSync(nowhere, { recursive: true, force: true });
+    }
+  });
+
+  it('an http client that opens its event stream after its first call: roots/list waits for the stream and the call is answered for its roots', async () => {
+    // The daemon sends roots/list on the session's GET event stream; sent before the client opened it, the request
+    // was dropped and the call went on without roots ("declared no project folder"). Here the client's GET is held
+    // until its first tools/call has gone out, so the daemon always gets the call before the stream.
+    let callSent!: () => void;
+    const called = new Promise<void>((resolve) => (callSent = resolve));
+    let asked = 0;
+    const slowStream: typeof fetch = async (input, init) => {
+      if ((init?.method ?? 'GET') === 'GET') await called;
+      const response = fetch(input, init);
+      // a moment after the call went out, so that it reaches the daemon first
+      if (typeof init?.body === 'string' && init.body.includes('"tools/call"')) setTimeout(callSent, 200);
+      return response;
+    };
+    const client = new Client({ name: 'gsd-http-late-stream', version: '0' }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      asked++;
+      return { roots: [{ uri: pathToFileURL(wt).href }] };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(h.info()!.url), { requestInit: { headers: { authorization: `Bearer ${h.token()}` } }, fetch: slowStream }));
+    try {
+      const r = (await client.callTool({ name: 'file_context', arguments: { file: 'src/only-wt.ts' } })) as CallToolResult;
+      assert.equal(r.isError, undefined, JSON.stringify(r.content));
+      assert.equal((r.structuredContent as { path: string }).path, 'src/only-wt.ts');
+      assert.ok(asked >= 1);
+    } finally {
+      await client.close();
     }
   });
 

@@ -37,7 +37,7 @@ export function installUpstream(config: string, layout: Layout, round = 1): void
   write(config, `${rt}/references/questioning.md`, `# questioning (${layout})\n`, files);
   write(config, `${rt}/templates/summary.md`, `# summary template (${layout})\n`, files);
   write(config, `${rt}/bin/gsd-tools.cjs`, `// gsd-tools (${layout})\nmodule.exports = {};\n`, files);
-  for (const a of AGENTS) write(config, `agents/${a}.md`, `---\nname: ${a}\n---\nupstream ${a} (${layout})\n`, files);
+  for (const a of AGENTS) write(config, `agents/${a}.md`, `---\nname: ${a}\ndescription: upstream ${a}\n---\nupstream ${a} (${layout})\n`, files);
   if (layout === 'commands-1.28') {
     for (const c of COMMANDS) write(config, `commands/gsd/${c}.md`, `---\nname: gsd:${c}\n---\n@~/.claude/${rt}/workflows/${c}.md\n`, files);
     writeFileSync(path.join(config, 'package.json'), '{"type":"commonjs"}');

@@ -247,19 +247,50 @@ describe('beside upstream GSD and the user\'s own files (built CLI, temporary HO
     assert.equal(cli(h, ['doctor', '--global', '--no-spawn']).code, 0, 'the one repair command repairs it');
   });
 
-  it('plugin form beside upstream: install changes nothing, the plugin reaches nothing of the config folder, its hooks stay silent without their files', () => {
+  it('plugin form beside upstream: named gsdcc, its set shares no name with upstream\'s, install and doctor change nothing, its hooks stay silent without their files', () => {
+    // the plugin's commands are /gsdcc:<file name> and its agents gsdcc:<name> (Claude Code's plugin namespacing)
+    const plugin = JSON.parse(readFileSync(path.join(repoRoot, '.claude-plugin', 'plugin.json'), 'utf8'));
+    assert.equal(plugin.name, 'gsdcc');
+    const pluginCommands = readdirSync(path.join(repoRoot, plugin.commands)).map((f) => `/gsdcc:${f.replace(/\.md$/, '')}`);
+    const pluginAgents = (plugin.agents as string[]).map((f) => path.basename(f, '.md'));
+    assert.ok(pluginAgents.every((a) => a.startsWith('gsdcc-')), pluginAgents.join(', '));
+    for (const layout of LAYOUTS) {
+      const h = newHome();
+      installUpstream(h.config, layout);
+      // upstream's names: /gsd:<file> for commands/gsd/, /gsd-<x> for skills/gsd-<x>/, agents by file name
+      const theirs = new Set([
+        ...(existsSync(path.join(h.config, 'commands', 'gsd')) ? readdirSync(path.join(h.config, 'commands', 'gsd')) : []).map((e) => `/gsd:${e.replace(/\.md$/, '')}`),
+        ...(existsSync(path.join(h.config, 'skills')) ? readdirSync(path.join(h.config, 'skills')).map((d) => `/${d}`) : []),
+        ...readdirSync(path.join(h.config, 'agents')).map((f) => f.replace(/\.md$/, '')),
+      ]);
+      assert.deepEqual([...pluginCommands, ...pluginAgents].filter((n) => theirs.has(n)), [], `${layout}: no name in both sets`);
+      const settings = settingsOf(h);
+      writeFileSync(path.join(h.config, 'settings.json'), JSON.stringify({ ...settings, enabledPlugins: { 'gsdcc@gsd-marketplace': true } }, null, 2));
+      const before = snapshot(h.home);
+      const r = ok(h, ['install', '--global', '--yes']);
+      assert.match(r.stdout, /Our plugin is enabled: gsdcc@gsd-marketplace/);
+      const d = cli(h, ['doctor', '--global']);
+      assert.equal(d.code, 0, d.all);
+      assert.match(d.stdout, /the plugin gsdcc@gsd-marketplace provides the commands, agents, hooks and MCP server/);
+      assert.deepEqual(snapshot(h.home), before, `${layout}: nothing changed`);
+    }
     const h = newHome();
-    installUpstream(h.config, 'skills-1.42');
-    const settings = settingsOf(h);
-    writeFileSync(path.join(h.config, 'settings.json'), JSON.stringify({ ...settings, enabledPlugins: { 'gsd@gsd-marketplace': true } }, null, 2));
+    installUpstream(h.config, 'commands-1.28');
+    writeFileSync(path.join(h.config, 'settings.json'), JSON.stringify({ ...settingsOf(h), enabledPlugins: { 'gsd@gsd-marketplace': true } }, null, 2));
     const before = snapshot(h.home);
+    // the plugin under its old name: its /gsd: commands sit under upstream's, which Claude Code prefers
     const r = ok(h, ['install', '--global', '--yes']);
-    assert.match(r.stdout, /The gsd plugin is enabled/);
+    assert.match(r.stdout, /Our plugin is enabled: gsd@gsd-marketplace/);
+    assert.match(r.stdout, /half ours, half theirs.*claude plugin uninstall gsd@gsd-marketplace && claude plugin install gsdcc@gsd-marketplace/);
+    const d = cli(h, ['doctor', '--global']);
+    assert.equal(d.code, 1);
+    assert.match(d.stdout, /FAIL our plugin is enabled under its old name gsd .*half ours, half theirs/);
+    assert.match(d.stdout, /fix: run: claude plugin uninstall gsd@gsd-marketplace && claude plugin install gsdcc@gsd-marketplace/);
     assert.deepEqual(snapshot(h.home), before, 'nothing changed');
     const hooks = JSON.parse(readFileSync(path.join(repoRoot, 'hooks', 'hooks.json'), 'utf8')).hooks;
     const mcp = readFileSync(path.join(repoRoot, '.mcp.json'), 'utf8');
     const commands: string[] = [hooks.PostToolUse[0].hooks[0].command, hooks.SessionStart[0].hooks[0].command];
-    for (const ref of [...commands, mcp].flatMap((t) => t.match(/\$\{CLAUDE_PLUGIN_ROOT\}[^"\\]*/g) ?? [])) assert.match(ref, /^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/runtime\//, 'only files inside the plugin');
+    for (const ref of [...commands, mcp].flatMap((t) => t.match(/\$\{CLAUDE_PLUGIN_ROOT\}[^"\\]*/g) ?? [])) assert.match(ref, /^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/(runtime\/|plugin$)/, 'only files inside the plugin');
     for (const command of commands) {
       // Claude Code substitutes ${CLAUDE_PLUGIN_ROOT}; a plugin folder an update removed mid-session must stay silent
       const run = spawnSync('/bin/sh', ['-c', command.replaceAll('${CLAUDE_PLUGIN_ROOT}', path.join(h.home, 'gone'))], { input: '{}', encoding: 'utf8', env: { PATH: path.dirname(process.execPath) } });

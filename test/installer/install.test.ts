@@ -377,7 +377,7 @@ describe('get-shit-done-cc install / uninstall / doctor (built CLI, temporary HO
     const before = snapshot(s.home);
     const r = cli(s, ['install', '--global', '--yes']);
     assert.equal(r.code, 0, r.all);
-    assert.match(r.stdout, /gsd plugin is enabled/);
+    assert.match(r.stdout, /Our plugin is enabled: gsd@gsd-marketplace/);
     assert.deepEqual(snapshot(s.home), before);
   });
 

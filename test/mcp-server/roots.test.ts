@@ -44,6 +44,26 @@ describe('mcp server: project roots', () => {
     await client.close();
   });
 
+  it('waits for a client that is slow to answer roots/list, asking it once for all the calls meanwhile', async () => {
+    // a loaded machine: the client answers after 2.5 s, longer than the server once waited (it then answered for its
+    // cwd, a folder without a project, and asked again at the next call)
+    let asked = 0;
+    const client = new Client({ name: 'roots-slow', version: '0' }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      asked++;
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      return { roots: [{ uri: pathToFileURL(shop).href, name: 'shop' }] };
+    });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER_ENTRY], cwd: elsewhere, env: { PATH: process.env.PATH ?? '', GSD_MCP_MODE: 'in-process' } }));
+    try {
+      const answers = (await Promise.all([1, 2, 3].map(() => client.callTool({ name: 'hotspots', arguments: { limit: 1 } })))) as CallToolResult[];
+      for (const r of answers) assert.equal((r.structuredContent as { hotspots: Array<{ path: string }> } | undefined)?.hotspots[0].path, 'src/lib/money.ts', JSON.stringify(r.content));
+      assert.equal(asked, 1, 'one roots/list for the session start and the three calls');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('without roots it walks up from cwd, and says so when there is no project', async () => {
     const s = await startServer(path.join(shop, 'src', 'lib'));
     assert.equal((await s.ok('hotspots', { limit: 1 })).hotspots[0].path, 'src/lib/money.ts');

@@ -101,8 +101,8 @@ describe('workflow assets: commands', () => {
       // a call is a mention with its arguments in braces; /gsd:help only lists the tools
       if (toolMentions(c.file, c.body).some((m) => m.args !== null)) {
         assert.ok(allowed.includes('mcp__gsd__*'), `${c.file}: calls MCP tools, allowed-tools lacks mcp__gsd__*`);
-        // installed as the plugin `gsd`, the same tools are mcp__plugin_gsd_gsd__<tool>
-        assert.ok(allowed.includes('mcp__plugin_gsd_gsd__*'), `${c.file}: allowed-tools lacks the plugin's mcp__plugin_gsd_gsd__*`);
+        // installed as the plugin `gsdcc`, the same tools are mcp__plugin_gsdcc_gsd__<tool>
+        assert.ok(allowed.includes('mcp__plugin_gsdcc_gsd__*'), `${c.file}: allowed-tools lacks the plugin's mcp__plugin_gsdcc_gsd__*`);
       }
       if (/get-shit-done-cc intel /.test(c.body) && /through Bash|fallback|[Rr]un `get-shit-done-cc/.test(c.body)) {
         assert.ok(bashAll || allowed.includes('Bash(get-shit-done-cc intel:*)'), `${c.file}: runs the CLI, allowed-tools lacks Bash(get-shit-done-cc intel:*)`);
@@ -144,7 +144,7 @@ describe('workflow assets: agents', () => {
       assert.ok(typeof a.frontmatter.description === 'string' && (a.frontmatter.description as string).length >= 40, `${a.file}: description`);
       if (a.frontmatter.tools !== undefined) {
         assert.ok(toolList(a.frontmatter.tools).includes('mcp__gsd__*'), `${a.file}: tools hides the MCP tools`);
-        assert.ok(toolList(a.frontmatter.tools).includes('mcp__plugin_gsd_gsd__*'), `${a.file}: tools hides the plugin's MCP tools`);
+        assert.ok(toolList(a.frontmatter.tools).includes('mcp__plugin_gsdcc_gsd__*'), `${a.file}: tools hides the plugin's MCP tools`);
       }
       if (a.frontmatter.color !== undefined) assert.ok(COLORS.has(String(a.frontmatter.color)), `${a.file}: color`);
     }

@@ -15,6 +15,7 @@ import { readManifest } from '../install/manifest.js';
 import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/options.js';
 import { LEGACY_RUNTIME_FOLDER, MCP_NAME, globalTarget, isOurMcpEntry, packageRoot, repairCommand, type Target } from '../install/target.js';
 import { detectUpstream } from '../install/upstream.js';
+import { PLUGIN_NAME, SWITCH_PLUGIN, enabledPlugin, oldPluginProblem, pluginSettingsFiles } from '../install/plugin.js';
 import { sharedServerFindings } from '../install/shared.js';
 
 const HELP = `Usage: get-shit-done-cc doctor [--global | --local | --config-dir DIR] [--no-spawn]
@@ -97,6 +98,9 @@ export async function runDoctor(argv: string[]): Promise<number> {
   if (read.kind === 'missing') read = readManifest(path.join(target.configDir, LEGACY_RUNTIME_FOLDER, 'manifest.json'));
   const upstream = detectUpstream(target.configDir, new Set(read.kind === 'ok' ? read.manifest.files.map((f) => f.path) : []), settingsRead.kind === 'ok' ? settingsRead.value : undefined);
   if (upstream.found.length) out(`  upstream GSD${upstream.version ? ` ${upstream.version}` : ''} is installed beside: ${upstream.found.join('; ')}`);
+  const plugin = enabledPlugin(pluginSettingsFiles(target));
+  if (plugin?.old) check(false, oldPluginProblem(plugin, upstream.found.length > 0), `run: ${SWITCH_PLUGIN}`);
+  else if (plugin) out(`  our plugin is enabled: ${plugin.id} (${plugin.file}), /${PLUGIN_NAME}: commands and ${PLUGIN_NAME}-* agents`);
   if (read.kind !== 'ok') {
     // the runtime folder (which holds the manifest) is gone while our hooks or MCP entry are still registered
     const hooks = settingsRead.kind === 'ok' ? findOurHooks(settingsRead.value) : [];
@@ -105,6 +109,8 @@ export async function runDoctor(argv: string[]): Promise<number> {
     if (read.kind === 'missing' && (hooks.length || isOurMcpEntry(entry))) {
       const what = [hooks.length ? `${hooks.length} hook(s) in ${target.settingsFile}` : '', isOurMcpEntry(entry) ? `the MCP server "${MCP_NAME}" in ${target.mcpFile}` : ''].filter(Boolean).join(' and ');
       check(false, `the runtime folder ${target.runtimeDir} is gone (removed by another installer${upstream.found.length ? `: ${UPSTREAM_CAUSE}` : ''}, or by an uninstall that did not finish); ${what} are still registered: the hooks stay silent and the MCP server only reports this`, `${REINSTALL(target)} (or, to remove those entries: npx get-shit-done-cc uninstall${target.scope === 'local' ? ' --local' : ''})`);
+    } else if (read.kind === 'missing' && plugin) {
+      check(true, `no file install in ${target.configDir}: the plugin ${plugin.id} provides the commands, agents, hooks and MCP server`);
     } else check(false, read.kind === 'missing' ? `not installed: no ${target.manifestFile}` : `the manifest is unreadable: ${read.reason}`, REINSTALL(target));
     return report(findings);
   }

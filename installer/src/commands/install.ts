@@ -18,6 +18,7 @@ import { LOCATION_FLAGS, describeTarget, targetFromFlags } from '../install/opti
 import { LEGACY_RUNTIME_FOLDER, MCP_NAME, globalTarget, homeDir, isOurMcpEntry, localTarget, ourHooks, ourMcpEntry, packageRoot, type Target } from '../install/target.js';
 import { detectUpstream, oursInLegacyFolder } from '../install/upstream.js';
 import { ourAssets, shippedRuntime, type Names } from '../install/assets.js';
+import { SWITCH_PLUGIN, enabledPlugin, oldPluginProblem, pluginSettingsFiles } from '../install/plugin.js';
 
 const HELP = `Usage: get-shit-done-cc install [--global | --local | --config-dir DIR] [options]
 
@@ -38,7 +39,7 @@ Options:
                       (/gsdcc:plan-phase, gsdcc-planner). Default: gsd, or gsdcc when upstream GSD is found
                       (its files are never replaced: docs/coexistence.md)
   --dry-run           print every file and setting it would touch, change nothing
-  --ignore-plugin     install even when the gsd plugin is enabled`;
+  --ignore-plugin     install even when our plugin (gsdcc, or gsd before) is enabled`;
 
 const FLAGS = [...LOCATION_FLAGS, 'names', 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'shared', 'help'];
 const BOOLEANS = new Set(['global', 'local', 'yes', 'no-hooks', 'no-mcp', 'dry-run', 'ignore-plugin', 'shared', 'help']);
@@ -138,16 +139,6 @@ export async function runInstall(argv: string[]): Promise<number> {
   return install(choices);
 }
 
-/** gsd@<marketplace> entries switched on in enabledPlugins of the settings Claude Code reads for this target. */
-function enabledGsdPlugin(settingsFiles: string[]): string | undefined {
-  for (const file of settingsFiles) {
-    const read = readJson(file);
-    if (read.kind !== 'ok' || !isObject(read.value.enabledPlugins)) continue;
-    for (const [id, on] of Object.entries(read.value.enabledPlugins)) if (id.startsWith('gsd@') && on === true) return `${id} (${file})`;
-  }
-  return undefined;
-}
-
 function nextRecord(old: JsonFileRecord | undefined, before: JsonRead, backup: string | undefined, hadOurs: boolean, afterText: string): JsonFileRecord {
   const file = before.file;
   const currentHash = before.kind === 'ok' ? sha256(before.text) : undefined;
@@ -176,11 +167,14 @@ async function install(c: Choices): Promise<number> {
     const check = validateHooks(settings.value, ['PostToolUse', 'SessionStart']);
     if (check.kind === 'invalid') throw new ProblemError(`${target.settingsFile}: ${check.reason}. Nothing was changed.`, 'fix the "hooks" key, then run the install again');
   }
-  const pluginFiles = [target.settingsFile, ...(target.scope === 'local' ? [path.join(target.configDir, 'settings.local.json'), globalTarget().settingsFile] : [])];
-  const plugin = c.ignorePlugin ? undefined : enabledGsdPlugin(pluginFiles);
+  const plugin = c.ignorePlugin ? undefined : enabledPlugin(pluginSettingsFiles(target));
   if (plugin) {
-    out(`The gsd plugin is enabled: ${plugin}.`);
-    out('It already provides the /gsd: commands, agents, hooks and MCP server; installing them again would run every hook twice.');
+    out(`Our plugin is enabled: ${plugin.id} (${plugin.file}).`);
+    out('It already provides the commands, agents, hooks and MCP server; installing them again would run every hook twice.');
+    if (plugin.old) {
+      const upstream = detectUpstream(target.configDir, new Set(), settings.kind === 'ok' ? settings.value : undefined).found.length > 0;
+      out(`${oldPluginProblem(plugin, upstream)}. To switch it to its new name: ${SWITCH_PLUGIN}`);
+    }
     out('Nothing was changed. Disable the plugin first, or pass --ignore-plugin to install anyway.');
     return 0;
   }

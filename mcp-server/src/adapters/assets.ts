@@ -5,7 +5,8 @@
  * | layout | the server | commands | agents | templates |
  * |---|---|---|---|---|
  * | install (global or local) | `<config>/gsdcc/mcp-server.js` (+ `chunks/`) | `<config>/gsdcc/commands/gsd/` | `<config>/gsdcc/agents/` | `<config>/gsdcc/templates/` |
- * | plugin / npm package | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/commands/gsd/` | `<pkg>/agents/` | `<pkg>/templates/` |
+ * | plugin | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/dist/plugin/commands/gsd/` (GSD_ASSETS_DIR) | `<pkg>/dist/plugin/agents/` | `<pkg>/templates/` |
+ * | npm package | `<pkg>/dist/runtime/mcp-server.js` | `<pkg>/commands/gsd/` | `<pkg>/agents/` | `<pkg>/templates/` |
  * | checkout (tsc output) | `<repo>/dist/mcp-server/src/*.js` | `<repo>/commands/gsd/` | `<repo>/agents/` | `<repo>/templates/` |
  *
  * (An install keeps its own copy of the commands and agents inside its runtime folder, as installed, so the server never
@@ -86,12 +87,26 @@ export function withInstalledAgentNames<T>(value: T, names: Map<string, string> 
   return walk(value) as T;
 }
 
+/**
+ * The namespace our commands are installed under, `gsd` or `gsdcc`: the installer renames commands and agents together
+ * (`/gsdcc:<name>` with `gsdcc-<agent>`, installer/src/install/assets.ts), and so does the plugin's build, so the
+ * agents' names tell it.
+ */
+export function installedCommandNamespace(dirs: AssetDirs = assetDirs()): 'gsd' | 'gsdcc' {
+  return installedAgentNames(dirs).size ? 'gsdcc' : 'gsd';
+}
+
+/** `/gsd:<name>` or `/gsdcc:<name>`, as our command `name` is installed. */
+export function installedCommand(name: string, dirs: AssetDirs = assetDirs()): string {
+  return `/${installedCommandNamespace(dirs)}:${name}`;
+}
+
 /** A safe asset id: lower-case words joined by `-`, `_` or `:` (`plan-phase`, `gsd:plan-phase`, `gsd-planner`). */
 export const ASSET_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-/** `gsd:plan-phase`, `/gsd:plan-phase`, `plan-phase` → `plan-phase`; null for anything that is not an id. */
+/** `gsd:plan-phase`, `/gsdcc:plan-phase`, `plan-phase` → `plan-phase`; null for anything that is not an id. */
 export function assetId(value: string): string | null {
-  const v = value.trim().toLowerCase().replace(/^\//, '').replace(/^gsd:/, '');
+  const v = value.trim().toLowerCase().replace(/^\//, '').replace(/^gsd(cc)?:/, '');
   return ASSET_ID.test(v) ? v : null;
 }
 

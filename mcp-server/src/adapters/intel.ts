@@ -24,6 +24,9 @@ function signature(file: string): string | null {
   }
 }
 
+/** how long an answer waits for the intel lock to apply the hooks' journal first */
+const DRAIN_WAIT_MS = 30_000;
+
 export class IntelAdapter {
   private reader: IntelReader | null = null;
   private readerSig: string | null = null;
@@ -39,10 +42,15 @@ export class IntelAdapter {
     return intelPaths(this.root);
   }
 
-  /** The reader, fresh: journal drained, reopened when graph.db changed. Throws MissingDocumentError without intel. */
+  /**
+   * The reader, fresh: journal drained, reopened when graph.db changed. Throws MissingDocumentError without intel.
+   * The drain waits for the intel lock while another process holds it (a hook's worker or another server applying
+   * the same edits; a dead or stalled holder's lock is broken): an answer given before would miss those edits. After
+   * 30 s the answer goes on from the graph as it is, and `vitals` names the problem.
+   */
   async open(): Promise<IntelReader> {
     try {
-      await drainJournal(this.root, { timeoutMs: 5000 });
+      await drainJournal(this.root, { timeoutMs: DRAIN_WAIT_MS });
       this.lastDrainError = null;
     } catch (error) {
       this.lastDrainError = (error as Error).message;

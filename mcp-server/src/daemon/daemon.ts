@@ -58,6 +58,8 @@ interface Session {
   server: McpServer;
   ctx: ServerContext;
   root: string | null;
+  /** called when the client's GET event stream starts: requests to the client (roots/list) reach it from then on */
+  streamOpened: () => void;
 }
 
 /** A shim's session on the socket: requests not answered yet keep the daemon from idling out. */
@@ -191,23 +193,33 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   });
 
   /** A session's context and server, bound to `folder` (else to its client's roots). */
-  const sessionServer = (folder: string | null, holder: unknown) => {
+  const sessionServer = (folder: string | null, holder: unknown, over: 'http' | 'socket') => {
     // Each session holds its own leases: the Claude Code session the shim names, else an id of this MCP session
     // (never the daemon's pid, which every session would share and a restart would change).
-    const ctx = new ServerContext({ pool, bound: folder ? [folder] : [], cwd: folder ?? home.dir, env: { CLAUDE_CODE_SESSION_ID: sessionHolder(holder) } });
-    return { ctx, mcp: buildServer(ctx) };
+    // Over http a request to the client travels on the session's GET event stream, and one sent before the client
+    // opened it is dropped (the SDK keeps no event store here): roots/list waits for the stream.
+    let streamOpened = () => {};
+    const reachable = over === 'http' ? new Promise<void>((resolve) => (streamOpened = resolve)) : undefined;
+    const ctx = new ServerContext({
+      pool,
+      bound: folder ? [folder] : [],
+      cwd: folder ?? home.dir,
+      env: { CLAUDE_CODE_SESSION_ID: sessionHolder(holder) },
+      ...(over === 'http' ? { rootsWaitMs: 2000, clientReachable: reachable } : {}),
+    });
+    return { ctx, mcp: buildServer(ctx), streamOpened };
   };
 
   const newSession = (req: IncomingMessage): StreamableHTTPServerTransport => {
     const folder = boundFolder(header(req, 'x-gsd-root'));
-    const { ctx, mcp } = sessionServer(folder, header(req, 'x-gsd-session'));
+    const { ctx, mcp, streamOpened } = sessionServer(folder, header(req, 'x-gsd-session'), 'http');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // answers as plain JSON (no event stream per call); requests to the client (roots/list) go over the
       // session's GET event stream
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server: mcp, ctx, root: folder });
+        sessions.set(sid, { transport, server: mcp, ctx, root: folder, streamOpened });
         log(`session ${sid.slice(0, 8)} opened${folder ? ` for ${folder}` : ''} (${sessions.size} open)`);
       },
       onsessionclosed: (sid) => {
@@ -258,6 +270,15 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     if (req.method === 'GET' || req.method === 'DELETE') {
       const s = typeof sid === 'string' ? sessions.get(sid) : undefined;
       if (!s) return rpcError(res, typeof sid === 'string' ? 404 : 400, typeof sid === 'string' ? 'unknown or expired session; initialize again' : 'missing mcp-session-id');
+      if (req.method === 'GET') {
+        // the transport registers the stream before it answers: once the answer's head is out, requests reach the client
+        const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
+        res.writeHead = ((...a: unknown[]) => {
+          const r = writeHead(...a);
+          if (res.statusCode === 200) s.streamOpened();
+          return r;
+        }) as typeof res.writeHead;
+      }
       return s.transport.handleRequest(req, res);
     }
     res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
@@ -282,7 +303,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     requests++;
     lastActivity = Date.now();
     const folder = boundFolder(hello.root);
-    const { ctx, mcp } = sessionServer(folder, hello.session);
+    const { ctx, mcp } = sessionServer(folder, hello.session, 'socket');
     const id = randomUUID();
     const session: SocketSession = { socket, server: mcp, ctx, open: 0 };
     const transport = new StdioServerTransport(socket, socket);

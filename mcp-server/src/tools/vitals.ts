@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { activeLeases } from '../../../engine/src/index.js';
-import { assetDirs, assetId, listAssetIds, readAsset } from '../adapters/assets.js';
+import { assetDirs, assetId, installedCommand, listAssetIds, readAsset } from '../adapters/assets.js';
 import { parseCommandDoc, type CommandSections } from '../adapters/command-doc.js';
 import type { Project, ServerContext } from '../context.js';
 import { currentPhase, intelFreshness, missingDocuments, roadmapOrEmpty, stateOrProblem } from '../planning-views.js';
@@ -21,7 +21,7 @@ function synthetic(project: Project, id: string): CommandSections {
   const cur = currentPhase(project, phases);
   const p = phases.find((x) => x.number === cur.number);
   return {
-    objective: `/gsd:${id}${p ? ` for phase ${p.number} (${p.name})${p.goal ? `: ${p.goal}` : ''}` : ''}`,
+    objective: `${installedCommand(id)}${p ? ` for phase ${p.number} (${p.name})${p.goal ? `: ${p.goal}` : ''}` : ''}`,
     context: ['PROJECT.md', 'REQUIREMENTS.md', 'ROADMAP.md', 'STATE.md'].filter((d) => !missingDocuments(project).includes(d as never)).map((d) => `.planning/${d}`),
     process: [],
     constraints: [],
@@ -33,7 +33,7 @@ function synthetic(project: Project, id: string): CommandSections {
 export function registerVitalsTool(server: McpServer, ctx: ServerContext) {
   return defineTool(server, ctx, {
     name: 'vitals',
-    input: { command: z.string().max(80).optional().describe('a /gsd: command, e.g. plan-phase') },
+    input: { command: z.string().max(80).optional().describe('one of our commands, e.g. plan-phase') },
     output: {
       problems: list('what is wrong; empty = healthy'),
       phase: z.object({ number: z.string().nullable().describe('number'), name: z.string().describe('name'), source: z.string().describe('state|roadmap|none') }).describe('current phase'),
@@ -61,14 +61,14 @@ export function registerVitalsTool(server: McpServer, ctx: ServerContext) {
       let command = null;
       if (args.command !== undefined) {
         const id = assetId(args.command);
-        if (!id) throw new ToolInputError(`"${args.command.slice(0, 40)}" is not a command name`, 'Pass a /gsd: command such as plan-phase.');
+        if (!id) throw new ToolInputError(`"${args.command.slice(0, 40)}" is not a command name`, `Pass one of our commands, such as ${installedCommand('plan-phase')}.`);
         const dirs = assetDirs();
         const text = readAsset(dirs.commands, id);
         if (text !== null) {
           const doc = parseCommandDoc(text);
           command = { id, file: path.join(dirs.commands!, `${id}.md`), description: doc.description, synthetic: false, sections: doc.sections };
         } else if (dirs.commands) {
-          throw new ToolInputError(`no /gsd:${id} command`, `Commands: ${listAssetIds(dirs.commands).join(', ')}.`);
+          throw new ToolInputError(`no ${installedCommand(id)} command`, `Commands: ${listAssetIds(dirs.commands).join(', ')}.`);
         } else {
           problems.push(`no commands/gsd/ folder found above ${dirs.searched[0] ?? 'the server'}`);
           command = { id, file: null, description: '', synthetic: true, sections: synthetic(project, id) };
