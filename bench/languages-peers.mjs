@@ -38,7 +38,7 @@ const POST = path.join(ROOT, 'dist', 'hooks', 'src', 'post-tool-use.cjs');
 const START = ['<!-- languages-peers:start -->', '<!-- languages-hooks-memory:start -->'];
 const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end -->'];
 
-const USAGE = 'Usage: node bench/languages-peers.mjs [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write]';
+const USAGE = 'Usage: node bench/languages-peers.mjs [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write] [--results-only]';
 const SPEC = {
   runs: { type: 'number', default: 2, help: 'rotated cold-build rounds per tool and corpus' },
   edits: { type: 'number', default: 12, help: 'hook edits per language (the first is a warm-up)' },
@@ -47,7 +47,13 @@ const SPEC = {
   hooks: { type: 'boolean', default: true, help: 'one-file edits through the hook per language' },
   scale: { type: 'boolean', default: true, help: 'memory of a ~10,000-file tree per language' },
   write: { type: 'boolean', default: true, help: 'write the two blocks into bench/RESULTS.md' },
+  'results-only': { type: 'boolean', default: false, help: 'write the blocks from the last run (bench/.work/languages-peers/results.json), measuring nothing' },
 };
+
+function writeBlocks(out) {
+  if (out.peers) writeResultsSection(START[0], END[0], peersSection(out), 'languages-peers');
+  if (out.hooks || out.scale) writeResultsSection(START[1], END[1], hooksSection(out), 'languages-hooks-memory');
+}
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -232,12 +238,14 @@ function hooksSection(out) {
       L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
     }
   }
+  L.push('', 'The machine is shared: absolute times carry its load (hook times are mostly Node start-up under it); the ratios come from the same rounds.');
   L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs\` (${out.date}).`, END[1]);
   return L.join('\n');
 }
 
 runMain(async () => {
   const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
+  if (opts['results-only']) return writeBlocks(JSON.parse(fs.readFileSync(path.join(BASE, 'results.json'), 'utf8')));
   if (!fs.existsSync(OUR_CLI) || !fs.existsSync(POST)) throw new Error('run npm run build first');
   mkdirp(BASE);
   const out = {
@@ -271,8 +279,5 @@ runMain(async () => {
   writeJson(path.join(BASE, 'results.json'), out);
   if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
   process.stdout.write(`${hooksSection(out)}\n`);
-  if (opts.write) {
-    if (out.peers) writeResultsSection(START[0], END[0], peersSection(out), 'languages-peers');
-    if (out.hooks || out.scale) writeResultsSection(START[1], END[1], hooksSection(out), 'languages-hooks-memory');
-  }
+  if (opts.write) writeBlocks(out);
 });
