@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { blastRadius, dependencies, hotspots } from '../../engine/src/index.js';
+import { blastRadius, dependencies, hotspots, intelStatus } from '../../engine/src/index.js';
+import { graphViewData } from '../../engine/src/view/graph-data.js';
 import { fixtureServer } from '../helpers/mcp.js';
 
 type Answer = Record<string, any>;
@@ -108,5 +109,15 @@ describe('mcp server on a mixed Python + Go + TypeScript project', () => {
     const summary = readFileSync(path.join(intel, 'summary.md'), 'utf8');
     assert.match(summary, /^- Module system: Python: packages and modules \(import\); Go: modules \(packages as folders\); TypeScript: ES modules \(100%\)$/m);
     assert.match(summary, /^- Tests: 2 files, .*pattern `test_\*\.py \(Python\), \*_test\.go \(Go\)`$/m);
+  });
+
+  it('the graph page data and intel status give each file its language', async () => {
+    const data = graphViewData(f.reader, { project: 'mixed', tool: 'test' });
+    const languageOf = new Map(data.files.map((file) => [file[0], data.languages[file[6] as number]]));
+    assert.equal(languageOf.get('service/build/version.go'), 'go');
+    assert.equal(languageOf.get('backend/src/shop/models.py'), 'python');
+    assert.equal(languageOf.get('frontend/src/index.ts'), 'typescript');
+    const status = await intelStatus(f.root);
+    assert.deepEqual(status.languages, { python: 5, go: 4, typescript: 2 });
   });
 });
