@@ -10,6 +10,7 @@ import { CORPORA, ensureCorpus, getCorpus } from './corpora.mjs';
 import { waitForWorker } from './lib/worker-wait.mjs';
 import { median, percentile, min, max } from './lib/stats.mjs';
 import { saveResult } from './lib/write-results.mjs';
+import { editPayload } from './lib/hook-payload.mjs';
 import { END, START, updateHooksResultsMd } from './lib/hooks-results.mjs';
 // The worker of each round exits once the journal is empty (waitForWorker waits for that; intel.workerIdleSeconds
 // would keep it waiting 120 s, and a warm worker is measured by bench/monorepo.mjs).
@@ -113,18 +114,7 @@ runMain(async () => {
     const file = path.join(root, rel);
     const original = fs.readFileSync(file, 'utf8');
     touch(rel, i);
-    return JSON.stringify({
-      session_id: 'bench',
-      transcript_path: path.join(os.tmpdir(), 'bench.jsonl'),
-      cwd: root,
-      permission_mode: 'acceptEdits',
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Edit',
-      tool_input: { file_path: file, old_string: 'x', new_string: 'y', replace_all: false },
-      tool_response: { filePath: file, oldString: 'x', newString: 'y', originalFile: original, structuredPatch: [], userModified: false, replaceAll: false },
-      tool_use_id: 'toolu_bench',
-      duration_ms: 5,
-    });
+    return editPayload(root, file, original);
   }, [POST]);
 
   const sessionInput = JSON.stringify({ session_id: 'bench', transcript_path: path.join(os.tmpdir(), 'bench.jsonl'), cwd: root, hook_event_name: 'SessionStart', source: 'startup' });

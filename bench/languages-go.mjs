@@ -4,7 +4,8 @@
 // Corpus: every module Debian installs under /usr/share/gocode/src (`apt-get install -y golang-github-spf13-cobra-dev
 // golang-golang-x-tools-dev` brings cobra, x/tools and their dependencies), copied as it is, with a go.work at its
 // root that uses every module in it (each folder with a go.mod outside testdata/). Truth: `go list -e -deps -json`
-// of golang.org/x/tools/... and github.com/spf13/cobra/... (GOTOOLCHAIN=local, GOPROXY=off: no network; the go
+// of golang.org/x/tools/..., github.com/spf13/cobra/... and golang.org/x/text/... under every GOOS of GOOSES, united
+// (files of other OSes are compared too), (GOTOOLCHAIN=local, GOPROXY=off: no network; the go
 // command applies the workspace, module and vendor rules itself), per package three sources, its GoFiles+CgoFiles
 // (Imports), TestGoFiles (TestImports), XTestGoFiles (XTestImports), each import mapped to its package's directory
 // (a second `go list` finds the directories of test-only imports); the standard library is left out.
@@ -18,7 +19,7 @@ import { WORK_DIR, log, machineInfo, mkdirp, rmrf, runMain, writeJson } from './
 import { coldBuildRows } from './lib/our-edges.mjs';
 
 const GOCODE = '/usr/share/gocode/src';
-const PATTERNS = ['golang.org/x/tools/...', 'github.com/spf13/cobra/...'];
+const PATTERNS = ['golang.org/x/tools/...', 'github.com/spf13/cobra/...', 'golang.org/x/text/...'];
 const ENV = { ...process.env, GOTOOLCHAIN: 'local', GOPROXY: 'off', GOFLAGS: '', GO111MODULE: 'on', GOWORK: '' };
 
 function goList(cwd, args, env) {
@@ -29,38 +30,55 @@ function goList(cwd, args, env) {
   return list;
 }
 
-/** Our (package source, package directory) pairs against the go command's, for the packages `patterns` name from `cwd`. */
+const inOutputFolder = (pair) => /(^|[/ ])(build|out)(\/|#|$)/.test(pair);
+
+/** The GOOS values the truth is taken under: a file of any of them is compared (ours reads every OS and tag). */
+const GOOSES = ['linux', 'darwin', 'windows', 'freebsd', 'openbsd', 'js', 'plan9'];
+const GOARCH_OF = { js: 'wasm' };
+
+/**
+ * Our (package source, package directory) pairs against the go command's, for the packages `patterns` name from
+ * `cwd`: the truth is the union of `go list` under every GOOS of GOOSES (files with build constraints for another OS
+ * are compared too); `otherOsFiles` counts the files only a non-linux GOOS reaches.
+ */
 async function accuracy(corpus, tree, cwd, patterns, env) {
-  const pkgs = goList(cwd, ['-deps', ...patterns], env);
-  const dirOf = new Map(pkgs.map((p) => [p.ImportPath, p]));
-  const roots = pkgs.filter((p) => !p.DepOnly && !p.Standard && p.Dir?.startsWith(tree));
-  const missing = [...new Set(roots.flatMap((p) => [...(p.TestImports ?? []), ...(p.XTestImports ?? [])]))].filter((i) => !dirOf.has(i));
-  if (missing.length) for (const p of goList(cwd, missing, env)) dirOf.set(p.ImportPath, p);
   const rel = (abs) => path.relative(tree, abs).split(path.sep).join('/');
   const truth = new Set();
   const groupOf = new Map();
+  const packages = new Set();
   let errors = 0;
-  let files = 0;
-  for (const p of roots) {
-    if (p.Error) errors++;
-    const dir = rel(p.Dir);
-    const groups = [
-      ['src', [...(p.GoFiles ?? []), ...(p.CgoFiles ?? [])], p.Imports ?? []],
-      ['test', p.TestGoFiles ?? [], p.TestImports ?? []],
-      ['xtest', p.XTestGoFiles ?? [], p.XTestImports ?? []],
-    ];
-    for (const [g, gFiles, imports] of groups) {
-      if (!gFiles.length) continue;
-      const key = `${dir}#${g}`;
-      for (const f of gFiles) groupOf.set(dir ? `${dir}/${f}` : f, key);
-      files += gFiles.length;
-      for (const imp of imports) {
-        const target = dirOf.get((p.ImportMap ?? {})[imp] ?? imp);
-        if (!target || target.Standard || !target.Dir?.startsWith(tree) || imp === 'C') continue;
-        truth.add(`${key} -> ${rel(target.Dir)}`);
+  let linuxFiles = 0;
+  for (const goos of GOOSES) {
+    const osEnv = { ...env, GOOS: goos, GOARCH: GOARCH_OF[goos] ?? 'amd64', CGO_ENABLED: '0' };
+    const pkgs = goList(cwd, ['-deps', ...patterns], osEnv);
+    const dirOf = new Map(pkgs.map((p) => [p.ImportPath, p]));
+    const roots = pkgs.filter((p) => !p.DepOnly && !p.Standard && p.Dir?.startsWith(tree));
+    const missing = [...new Set(roots.flatMap((p) => [...(p.TestImports ?? []), ...(p.XTestImports ?? [])]))].filter((i) => !dirOf.has(i));
+    if (missing.length) for (const p of goList(cwd, missing, osEnv)) dirOf.set(p.ImportPath, p);
+    for (const p of roots) {
+      if (p.Error && goos === 'linux') errors++;
+      const dir = rel(p.Dir);
+      packages.add(dir);
+      const groups = [
+        ['src', [...(p.GoFiles ?? []), ...(p.CgoFiles ?? [])], p.Imports ?? []],
+        ['test', p.TestGoFiles ?? [], p.TestImports ?? []],
+        ['xtest', p.XTestGoFiles ?? [], p.XTestImports ?? []],
+      ];
+      for (const [g, gFiles, imports] of groups) {
+        if (!gFiles.length) continue;
+        const key = `${dir}#${g}`;
+        for (const f of gFiles) groupOf.set(dir ? `${dir}/${f}` : f, key);
+        if (goos === 'linux') linuxFiles += gFiles.length;
+        for (const imp of imports) {
+          const target = dirOf.get((p.ImportMap ?? {})[imp] ?? imp);
+          // a package with no folder here (a Windows-only dependency Debian does not package) is unresolved for both
+          if (!target || target.Standard || !target.Dir?.startsWith(tree) || imp === 'C' || !fs.existsSync(target.Dir)) continue;
+          truth.add(`${key} -> ${rel(target.Dir)}`);
+        }
       }
     }
   }
+  const files = groupOf.size;
 
   const { rows, pathOf, buildMs } = await coldBuildRows(tree);
   const ours = new Set();
@@ -76,15 +94,19 @@ async function accuracy(corpus, tree, cwd, patterns, env) {
   const shared = [...ours].filter((x) => truth.has(x)).length;
   return {
     corpus,
-    packages: roots.length,
+    goos: GOOSES,
+    packages: packages.size,
     packagesWithErrors: errors,
     goFiles: files,
+    otherOsFiles: files - linuxFiles,
     indexedGoFiles: rows.nodes.filter((n) => n.path.endsWith('.go')).length,
     pairs: { ours: ours.size, truth: truth.size, shared },
     precision: shared / ours.size,
     recall: shared / truth.size,
     inexactEdges: inexact,
     buildMs: Math.round(buildMs),
+    // pairs with a package in a build/ or out/ folder (x/text/collate/build): the scan keeps Go packages there
+    outputFolderPairs: { truth: [...truth].filter(inOutputFolder).length, shared: [...ours].filter((x) => truth.has(x) && inOutputFolder(x)).length },
     onlyOurs: [...ours].filter((x) => !truth.has(x)).sort(),
     onlyTruth: [...truth].filter((x) => !ours.has(x)).sort(),
   };

@@ -6,7 +6,11 @@ import type { IntelConfig } from './types.js';
 /** Every file of a language the engine reads (engine/src/languages/registry.ts). */
 export const DEFAULT_INCLUDE = [`**/*.{${indexedExtensions().join(',')}}`];
 
-/** Always skipped, whatever the config says: dependencies, VCS folders, our own store and build output. */
+/**
+ * Always skipped, whatever the config says: dependencies, VCS folders, our own store and build output. `build` and
+ * `out` folders (OUTPUT_FOLDERS) are skipped too, except for a language whose own tools compile such a folder
+ * (LanguageModule.sourceInOutputFolder): a Go package named `build` stays indexed.
+ */
 export const BUILTIN_EXCLUDE = [
   '**/node_modules/**',
   '**/.git/**',
@@ -14,8 +18,6 @@ export const BUILTIN_EXCLUDE = [
   '**/.svn/**',
   '.planning/**',
   '**/dist/**',
-  '**/build/**',
-  '**/out/**',
   '**/coverage/**',
   '**/.next/**',
   '**/.nuxt/**',
@@ -28,6 +30,9 @@ export const BUILTIN_EXCLUDE = [
   '**/*.min.js',
   ...builtinExcludes(),
 ];
+
+/** Folder names of build output that a language may still treat as source (LanguageModule.sourceInOutputFolder). */
+export const OUTPUT_FOLDERS: readonly string[] = ['build', 'out'];
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 

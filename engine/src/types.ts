@@ -285,7 +285,17 @@ export interface Conventions {
    * Per language, when the project has files of a language other than JS/TS: file count, the measured file naming
    * of its files and the naming its own guide asks for (LanguageModule.namingConvention), most files first.
    */
-  languages?: Array<{ language: string; name: string; files: number; naming: { style: string; share: number }; expected: string | null }>;
+  languages?: Array<{
+    language: string;
+    name: string;
+    files: number;
+    naming: { style: string; share: number };
+    expected: string | null;
+    /** how its files reach each other (LanguageModule.moduleSystem); null: measured (`moduleSystem` above, JS/TS) */
+    moduleSystem: string | null;
+    /** its test files and their dominant name pattern (`test_*.py`, `*_test.go`) */
+    tests: { count: number; pattern: string | null };
+  }>;
 }
 
 export interface Hotspot {

@@ -89,7 +89,7 @@ export function detectConventions(records: FileRecord[]): Conventions {
   let colocated = 0;
   let separate = 0;
   const sourceDirs = new Set<string>();
-  const byLanguage = new Map<LanguageModule, { files: number; naming: Map<string, number> }>();
+  const byLanguage = new Map<LanguageModule, { files: number; naming: Map<string, number>; tests: number; testPatterns: Map<string, number> }>();
   for (const r of records) {
     const dir = r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '';
     if (r.type === 'source') sourceDirs.add(dir);
@@ -99,7 +99,7 @@ export function detectConventions(records: FileRecord[]): Conventions {
     if (style && r.type !== 'config') bump(naming, style);
     const language = languageOf(r.path);
     if (language) {
-      const l = byLanguage.get(language) ?? { files: 0, naming: new Map<string, number>() };
+      const l = byLanguage.get(language) ?? { files: 0, naming: new Map<string, number>(), tests: 0, testPatterns: new Map<string, number>() };
       l.files++;
       if (style && r.type !== 'config') bump(l.naming, style);
       byLanguage.set(language, l);
@@ -123,7 +123,13 @@ export function detectConventions(records: FileRecord[]): Conventions {
       const suffix = /\.(test|spec|e2e)\.([cm]?[jt]sx?)$/.exec(name);
       // test_x.py and x_test.go style names (pytest's and Go's own layouts)
       const affix = /^test_[^.]*\.(\w+)$/.exec(name) ?? /_test\.(\w+)$/.exec(name);
-      bump(testPatterns, suffix ? `*.${suffix[1]}.${suffix[2]}` : affix ? (name.startsWith('test_') ? `test_*.${affix[1]}` : `*_test.${affix[1]}`) : /__tests__\//.test(r.path) ? '__tests__/*' : 'tests folder');
+      const pattern = suffix ? `*.${suffix[1]}.${suffix[2]}` : affix ? (name.startsWith('test_') ? `test_*.${affix[1]}` : `*_test.${affix[1]}`) : /__tests__\//.test(r.path) ? '__tests__/*' : 'tests folder';
+      bump(testPatterns, pattern);
+      const l = language && byLanguage.get(language);
+      if (l) {
+        l.tests++;
+        bump(l.testPatterns, pattern);
+      }
       const dir = r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '';
       if (/(^|\/)(__tests__|tests?|spec|e2e)(\/|$)/.test(dir) && !sourceDirs.has(dir)) separate++;
       else colocated++;
@@ -135,14 +141,26 @@ export function detectConventions(records: FileRecord[]): Conventions {
     .map(([folder, f]) => ({ folder, role: folderRole(folder, f), files: f.files }))
     .sort((a, b) => b.files - a.files || (a.folder < b.folder ? -1 : 1));
   const languages = [...byLanguage.entries()]
-    .map(([l, v]) => ({ language: l.id, name: l.name, files: v.files, naming: dominant(v.naming, 'unknown'), expected: l.namingConvention ?? null, grammar: l.grammar }))
+    .map(([l, v]) => ({
+      language: l.id,
+      name: l.name,
+      files: v.files,
+      naming: dominant(v.naming, 'unknown'),
+      expected: l.namingConvention ?? null,
+      moduleSystem: l.moduleSystem ?? null,
+      tests: { count: v.tests, pattern: v.tests ? dominant(v.testPatterns, '').style : null },
+      grammar: l.grammar,
+    }))
     .sort((a, b) => b.files - a.files || (a.language < b.language ? -1 : 1));
+  // several languages with tests: each one's own pattern (`test_*.py`, `*_test.go`), not one mixed verdict
+  const perLanguage = languages.filter((l) => l.tests.pattern);
+  const pattern = perLanguage.length > 1 ? perLanguage.map((l) => `${l.tests.pattern} (${l.name})`).join(', ') : topPattern.style;
   return {
     ...(languages.some((l) => l.grammar !== null) ? { languages: languages.map(({ grammar: _grammar, ...l }) => l) } : {}),
     fileNaming: dominant(naming, 'unknown'),
     moduleSystem: dominant(modules, 'unknown'),
     exportStyle: dominant(exportStyles, 'unknown'),
-    tests: { count: tests, layout, pattern: tests ? topPattern.style : null },
+    tests: { count: tests, layout, pattern: tests ? pattern : null },
     folderRoles,
   };
 }

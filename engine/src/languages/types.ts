@@ -63,6 +63,14 @@ export interface LanguageModule {
   exclude?: readonly string[];
   /** the naming style the language's own guide asks of file names (`snake_case`), shown beside the measured one */
   namingConvention?: string;
+  /**
+   * Whether a folder named like build output (`build`, `out`: skipped for every other language) holds this language's
+   * source, as its own tools would compile it: Go compiles every folder; a Python `build` folder is source when it is
+   * a package (`has(folder + '/__init__.py')`). Absent: such folders are skipped for the language's files.
+   */
+  sourceInOutputFolder?(folder: RelPath, has: (rel: RelPath) => boolean): boolean;
+  /** how the language's files reach each other, for people: `packages and modules (import)`; summary.md's conventions */
+  moduleSystem?: string;
 }
 
 /** A small helper for tree-sitter readers: the 1-based line of a node. */

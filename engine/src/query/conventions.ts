@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { baseStem } from '../graph/classify.js';
 import { bump, dominant, exportStyleOf, folderRole, namingStyle } from '../graph/conventions.js';
+import { LANGUAGES } from '../languages/registry.js';
 import type { IntelReader } from './reader.js';
 
 export interface FolderConventions {
@@ -13,6 +14,20 @@ export interface FolderConventions {
   naming: string;
   exports: string;
   tests: string;
+  /** the languages of those files, most files first, each with the file naming its own guide asks for: `Python 3 (guide: snake_case)` */
+  languages: string;
+}
+
+const LANGUAGE_BY_ID = new Map(LANGUAGES.map((l) => [l.id, l]));
+
+function languagesOf(counts: Map<string, number>): string {
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([id, n]) => {
+      const l = LANGUAGE_BY_ID.get(id);
+      return `${l?.name ?? id} ${n}${l?.namingConvention ? ` (guide: ${l.namingConvention})` : ''}`;
+    })
+    .join(', ');
 }
 
 const withShare = (counts: Map<string, number>): string => {
@@ -26,6 +41,7 @@ export function folderConventions(reader: IntelReader, folder: string): FolderCo
     const counts = { files: 0, tests: 0, types: 0 };
     const naming = new Map<string, number>();
     const exportStyles = new Map<string, number>();
+    const languages = new Map<string, number>();
     let files = 0;
     let tests = 0;
     for (const n of reader.nodes.values()) {
@@ -35,6 +51,7 @@ export function folderConventions(reader: IntelReader, folder: string): FolderCo
       if (n.type === 'types') counts.types++;
       if (path.posix.dirname(n.path) !== folder) continue;
       files++;
+      bump(languages, n.language);
       if (n.type === 'test') tests++;
       const style = n.type === 'config' ? null : namingStyle(baseStem(n.path));
       if (style) bump(naming, style);
@@ -48,6 +65,7 @@ export function folderConventions(reader: IntelReader, folder: string): FolderCo
       naming: withShare(naming),
       exports: withShare(exportStyles),
       tests: tests ? `${tests} test file(s) here` : 'tests live elsewhere',
+      languages: languagesOf(languages),
     };
   });
 }

@@ -4,7 +4,7 @@
  * Best first: declarations (exported, then local; source before `.d.ts`; classes and types before plain bindings),
  * then names bound only by an export (`exports.x = …`, `module.exports = { x }`), then local bindings of an import
  * (`const { x } = require('./x')`, `const X = require('./X')`), re-exports last. A file that merely mentions the
- * name is not a definition.
+ * name is not a definition. A bare name finds methods declared at top level too (Go's `Store.Add` for `Add`).
  */
 import type { IntelReader } from './reader.js';
 
@@ -31,6 +31,8 @@ export function definitions(reader: IntelReader, name: string, options: { folded
   const only = options.only ?? null;
   const symbols = (options.folded ? reader.symbolsNamedFolded(name) : reader.symbolsNamed(name)).filter((s) => !only || s.id === only);
   const declaredIn = new Set(symbols.map((s) => s.id));
+  // a bare name also finds the methods declared at top level under it (Go's `func (s *Store) Add` is `Store.Add`)
+  if (!name.includes('.')) symbols.push(...reader.methodsNamed(name, options.folded).filter((s) => !only || s.id === only));
   const out: Definition[] = [];
   for (const s of symbols) {
     const path = reader.nodes.get(s.id)!.path;

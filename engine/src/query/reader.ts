@@ -203,6 +203,26 @@ export class IntelReader {
     return (folded.get(asciiLower(name)) ?? []).flatMap((n) => this.symbolsNamed(n));
   }
 
+  /**
+   * Top-level symbols declared as `Type.name` (a Go method: top-level, qualified by its receiver type) for a bare
+   * `name`, in any case when `folded`, by file id and line.
+   */
+  methodsNamed(name: string, folded = false): SymbolInfo[] {
+    const byMethod = this.memo('symbols:byMethod', () => {
+      const map = new Map<string, string[]>();
+      for (const n of new Set(this.symbolName)) {
+        const dot = n.lastIndexOf('.');
+        if (dot <= 0 || dot === n.length - 1) continue;
+        const k = asciiLower(n.slice(dot + 1));
+        const list = map.get(k);
+        if (list) list.push(n);
+        else map.set(k, [n]);
+      }
+      return map;
+    });
+    return (byMethod.get(asciiLower(name)) ?? []).filter((n) => folded || n.slice(n.lastIndexOf('.') + 1) === name).flatMap((n) => this.symbolsNamed(n));
+  }
+
   /** External packages a file imports, by package and kind. */
   externalsOf(id: string): readonly ExternalInfo[] {
     return this.externalsBy.get(id) ?? [];

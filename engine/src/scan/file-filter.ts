@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import picomatch from 'picomatch';
-import { BUILTIN_EXCLUDE } from '../config.js';
+import { BUILTIN_EXCLUDE, OUTPUT_FOLDERS } from '../config.js';
+import { LANGUAGES, languageOf } from '../languages/registry.js';
 import type { IntelConfig, RelPath } from '../types.js';
 import { GitignoreRules } from './gitignore.js';
 import { globMatcher } from './glob.js';
@@ -41,18 +44,47 @@ function includeBases(include: readonly string[]): string[] {
   return sorted.filter((b) => !sorted.some((other) => other !== b && b.startsWith(`${other}/`)));
 }
 
+const OUTPUT_NAMES = new Set(OUTPUT_FOLDERS);
+/** true when some language may keep an output folder: the walk enters them only then */
+const ANY_KEEPS_OUTPUT = LANGUAGES.some((l) => l.sourceInOutputFolder);
+
+/**
+ * Whether a file below `build`/`out` folders is source: every such folder on its path must be one its language's
+ * tools compile (LanguageModule.sourceInOutputFolder); other files there are build output. Memoised per folder.
+ */
+function outputFolderRule(root: string): (rel: RelPath) => boolean {
+  const memo = new Map<string, boolean>();
+  const has = (rel: RelPath) => existsSync(path.join(root, rel));
+  return (rel) => {
+    const segments = rel.split('/');
+    let language: ReturnType<typeof languageOf> | undefined;
+    for (let i = 0; i < segments.length - 1; i++) {
+      if (!OUTPUT_NAMES.has(segments[i])) continue;
+      language ??= languageOf(rel);
+      if (!language?.sourceInOutputFolder) return false;
+      const folder = segments.slice(0, i + 1).join('/');
+      const key = `${language.id}\0${folder}`;
+      let kept = memo.get(key);
+      if (kept === undefined) memo.set(key, (kept = language.sourceInOutputFolder(folder, has)));
+      if (!kept) return false;
+    }
+    return true;
+  };
+}
+
 export function createScanFilter(root: string, config: IntelConfig): ScanFilter {
   const included = globMatcher(config.include);
   const excluded = globMatcher([...BUILTIN_EXCLUDE, ...config.exclude]);
+  const outputOk = outputFolderRule(root);
   const gitignore = new GitignoreRules(root);
   return {
     accept(rel) {
       if (!rel || rel.startsWith('../') || rel.startsWith('/')) return false;
-      if (!included(rel) || excluded(rel)) return false;
+      if (!included(rel) || excluded(rel) || !outputOk(rel)) return false;
       return !gitignore.ignores(rel);
     },
     bases: includeBases(config.include),
-    enter: (rel) => !excluded(rel) && !gitignore.ignoresFolder(rel),
+    enter: (rel) => !excluded(rel) && (ANY_KEEPS_OUTPUT || !OUTPUT_NAMES.has(rel.slice(rel.lastIndexOf('/') + 1))) && !gitignore.ignoresFolder(rel),
     listed: (rel, hasGitignore) => gitignore.listed(rel, hasGitignore),
   };
 }

@@ -187,6 +187,7 @@ export function renderEntity(view: EntityView): string {
     `path: ${yamlString(record.path)}`,
     `id: ${yamlString(record.id)}`,
     `type: ${yamlString(record.type)}`,
+    ...(record.language ? [`language: ${yamlString(record.language)}`] : []),
     `exports: ${yamlFlowList(exportNames.slice(0, LIST_CAP))}`,
     `dependencies: ${dependencies.length}`,
     `dependents: ${dependents.length}`,
@@ -317,6 +318,15 @@ const SUMMARY_LAYOUTS: SummaryLayout[] = [
 ];
 
 /** summary.md: a compact overview meant to be read at the start of a session (well under 4,000 characters). */
+/** Each language's module system: a language module's own (Python, Go …), the measured one for JS/TS files. */
+function moduleSystems(c: SummaryView['conventions']): string {
+  if (!c.languages) return styleShare(c.moduleSystem);
+  const measured = c.languages.filter((l) => !l.moduleSystem).map((l) => mdText(l.name));
+  const parts = c.languages.filter((l) => l.moduleSystem).map((l) => `${mdText(l.name)}: ${mdText(l.moduleSystem!)}`);
+  if (measured.length) parts.push(`${measured.join(', ')}: ${styleShare(c.moduleSystem)}`);
+  return parts.join('; ');
+}
+
 export function renderSummary(view: SummaryView): string {
   let text = '';
   for (const layout of SUMMARY_LAYOUTS) {
@@ -359,7 +369,7 @@ function renderSummaryWith(view: SummaryView, layout: SummaryLayout): string {
     out.push(`- Languages: ${each.join(', ')}`);
   }
   out.push(`- File naming: ${styleShare(c.fileNaming)}`);
-  out.push(`- Module system: ${styleShare(c.moduleSystem)}`);
+  out.push(`- Module system: ${moduleSystems(c)}`);
   out.push(`- Export style: ${styleShare(c.exportStyle)}`);
   if (c.tests.count) {
     const pattern = c.tests.pattern ? `, pattern ${code(clip(c.tests.pattern, 60))}` : '';

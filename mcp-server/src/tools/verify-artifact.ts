@@ -83,7 +83,8 @@ export function findArtifact(project: Project, reader: IntelReader, value: strin
     return { locations: locs, note: 'route string literals and file-based routes' };
   }
   const { name, only } = split(project, reader, value);
-  if (!/^[\p{L}\p{N}_$]+$/u.test(name)) throw new ToolInputError(`${type}: "${name}" is not an identifier`, 'Pass a name like createUser, or file:name.');
+  // a qualified name is a method declared at top level (Go's `Store.Add`)
+  if (!/^[\p{L}\p{N}_$]+(?:\.[\p{L}\p{N}_$]+)*$/u.test(name)) throw new ToolInputError(`${type}: "${name}" is not an identifier`, 'Pass a name like createUser, Store.Add, or file:name.');
   if (type === 'definition') return { locations: definitions(reader, name, { only }).map((d) => ({ path: d.path, line: d.line, detail: DETAIL[d.how](d) })), note: 'declarations first (exported, then local), then export-only bindings, then re-exports' };
   if (type === 'export') {
     const locs: Loc[] = [];

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildIntel, intelPaths, updateIntel } from '../../../engine/src/index.js';
 import type { IndexDocument } from '../../../engine/src/types.js';
+import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
 import { cleanupProjects, copyProject, tempProject, writeFile } from '../../helpers/project.js';
 import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
 
@@ -37,6 +38,22 @@ describe('Go through incremental updates', () => {
     writeFile(root, 'go.work', 'go 1.19\n\nuse ./app\n');
     await updateIntel(root, ['go.work']);
     assert.deepEqual(targetsOf(root, 'app/main.go', 'example.com/lib/greet'), ['external']);
+    await assertSameAsRebuild(root, 'go-rules');
+  });
+
+  it('the PostToolUse hook, spawned on a .go edit, puts the new import into the graph', async () => {
+    const root = copyProject('go-rules');
+    await buildIntel(root);
+    const file = path.join(root, 'app', 'cmd', 'tool', 'tool.go');
+    const original = readFileSync(file, 'utf8');
+    const line = original.split('\n').find((l) => l.startsWith('package '))!;
+    const edited = `${line}\n\nimport _ "example.com/app/pkg/util"\n`;
+    writeFileSync(file, original.replace(line, edited));
+    const run = await runHookProcess(HOOKS.postToolUse, payload.edit(root, file, line, edited, original), { cwd: root });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '');
+    await waitForWorkers(root);
+    assert.deepEqual(targetsOf(root, 'app/cmd/tool/tool.go', 'example.com/app/pkg/util'), ['app/pkg/util/doc.go', 'app/pkg/util/util.go']);
     await assertSameAsRebuild(root, 'go-rules');
   });
 });

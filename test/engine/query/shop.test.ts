@@ -120,6 +120,7 @@ describe('queries over the shop fixture', () => {
       naming: 'unknown', // index, money, strings: one-word names say nothing about a convention
       exports: 'named exports (100%)',
       tests: 'tests live elsewhere',
+      languages: 'TypeScript 3',
     });
     assert.equal(folderConventions(reader, 'src/cart').role, 'source');
     assert.equal(folderConventions(reader, 'test').role, 'tests');

@@ -24,6 +24,18 @@ describe('scan: which files are indexed', () => {
     assert.deepEqual(await paths(root), ['src/a.ts', 'src/b.tsx', 'src/c.mts', 'src/d.cts', 'src/e.js', 'src/f.jsx', 'src/g.mjs', 'src/h.cjs', 'src/types.d.ts']);
   });
 
+  it('keeps build/ and out/ folders a language compiles as source: a Go package, a Python package; the full scan and the one-file filter agree', async () => {
+    const root = tempProject({
+      'svc/go.mod': 'module example.com/svc\n', 'svc/build/version.go': 'package build\n', 'svc/out/sub/x.go': 'package sub\n',
+      'app/__init__.py': '', 'app/build/__init__.py': '', 'app/build/steps.py': '', 'app/build/sub/__init__.py': '',
+      'build/lib/app/__init__.py': '', 'build/lib/app/models.py': '', 'web/build/bundle.js': '', 'web/out/index.ts': '', 'web/src/a.ts': '',
+    });
+    const expected = ['app/__init__.py', 'app/build/__init__.py', 'app/build/steps.py', 'app/build/sub/__init__.py', 'svc/build/version.go', 'svc/out/sub/x.go', 'web/src/a.ts'];
+    assert.deepEqual(await paths(root), expected);
+    const accept = createFileFilter(root, readIntelConfig(root));
+    for (const f of ['build/lib/app/models.py', 'web/build/bundle.js', 'web/out/index.ts', ...expected]) assert.equal(accept(f), expected.includes(f), f);
+  });
+
   it('honours .gitignore files, nested ones only below their folder', async () => {
     const root = tempProject({
       '.gitignore': 'generated/\n*.gen.ts\n',

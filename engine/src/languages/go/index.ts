@@ -17,4 +17,7 @@ export const go: LanguageModule = {
     return null;
   },
   namingConvention: 'snake_case',
+  // the go command builds every folder of a module but `.x`, `_x`, testdata and vendor: `build/` is a package
+  sourceInOutputFolder: () => true,
+  moduleSystem: 'modules (packages as folders)',
 };

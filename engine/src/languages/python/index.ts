@@ -24,4 +24,7 @@ export const python: LanguageModule = {
   },
   exclude: ['**/__pycache__/**', '**/.venv/**', '**/venv/**', '**/.tox/**', '**/.nox/**', '**/site-packages/**', '**/.mypy_cache/**', '**/.pytest_cache/**', '**/*.egg-info/**', '**/.eggs/**'],
   namingConvention: 'snake_case',
+  // a `build` package (it has `__init__.py`) is imported like any other; setuptools' `build/lib/…` copies are not
+  sourceInOutputFolder: (folder, has) => has(`${folder}/__init__.py`),
+  moduleSystem: 'packages and modules (import)',
 };

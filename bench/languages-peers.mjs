@@ -1,0 +1,283 @@
+#!/usr/bin/env node
+// Python and Go beside the peers that read them, and beside our own JS/TS figures, each as a ratio in one run.
+//
+// 1. Cold build beside codegraph and GitNexus on the same corpus: ours (`intel build --no-cache`), codegraph 1.6.1
+//    (`codegraph init -y`, bench/tools.mjs) and GitNexus (`gitnexus analyze --index-only --skip-git --skip-fts`,
+//    installed from the npm registry into bench/.work/peers-tools, never into package.json), each on its own copy of
+//    the tree, `--runs` rounds with the order rotated every round; wall and CPU medians, peak RSS max (GNU time).
+//    Corpora (Debian packages, the machine's own): Python, django + flask + jinja2 + requests + rich as
+//    /usr/lib/python3/dist-packages has them (`apt-get install -y python3-django python3-flask python3-jinja2
+//    python3-requests python3-rich`); Go, golang.org/x/tools as /usr/share/gocode/src has it (`apt-get install -y
+//    golang-golang-x-tools-dev`).
+// 2. A one-file edit through the hooks: the PostToolUse hook spawned as a process with an Edit payload on a file
+//    just modified (a different source file each round; Python = the Django tree, Go = x/tools, JS/TS = zod,
+//    bench/corpora.mjs), the languages interleaved in every round; the hook's own wall time (spawn → exit) and the
+//    time until its background worker has put the edit into the graph (spawn → worker gone, journal empty).
+// 3. Memory at ~10,000 files: a cold build of copies of the Python and Go trees against copies of zod of about the
+//    same file count, GNU time's peak RSS, two rounds each (max RSS, min wall).
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { OUR_CLI, ROOT, WORK_DIR, listFiles, log, machineInfo, mkdirp, npmEnv, parseArgs, readJson, rmrf, runMain, setAside, sh, writeJson } from './lib/common.mjs';
+import { defaultMethod, measure } from './lib/measure.mjs';
+import { editPayload } from './lib/hook-payload.mjs';
+import { waitForWorker } from './lib/worker-wait.mjs';
+import { writeResultsSection } from './lib/write-results.mjs';
+import { codegraphBin, codegraphEnv, ensureTools, TOOLS } from './tools.mjs';
+import { corpusDir, ensureCorpus, getCorpus } from './corpora.mjs';
+
+process.env.GSD_WORKER_IDLE_MS ??= '0';
+const GITNEXUS = '1.6.12';
+const DIST = '/usr/lib/python3/dist-packages';
+const GOCODE = '/usr/share/gocode/src';
+const PY_PACKAGES = ['django', 'flask', 'jinja2', 'requests', 'rich'];
+const GO_MODULE = 'golang.org/x/tools';
+const BASE = path.join(WORK_DIR, 'languages-peers');
+const PEERS_DIR = path.join(WORK_DIR, 'peers-tools');
+const POST = path.join(ROOT, 'dist', 'hooks', 'src', 'post-tool-use.cjs');
+const START = ['<!-- languages-peers:start -->', '<!-- languages-hooks-memory:start -->'];
+const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end -->'];
+
+const USAGE = 'Usage: node bench/languages-peers.mjs [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write] [--results-only]';
+const SPEC = {
+  runs: { type: 'number', default: 2, help: 'rotated cold-build rounds per tool and corpus' },
+  edits: { type: 'number', default: 12, help: 'hook edits per language (the first is a warm-up)' },
+  files: { type: 'number', default: 10000, help: 'files of each tree in the memory comparison' },
+  peers: { type: 'boolean', default: true, help: 'cold build beside codegraph and GitNexus' },
+  hooks: { type: 'boolean', default: true, help: 'one-file edits through the hook per language' },
+  scale: { type: 'boolean', default: true, help: 'memory of a ~10,000-file tree per language' },
+  write: { type: 'boolean', default: true, help: 'write the two blocks into bench/RESULTS.md' },
+  'results-only': { type: 'boolean', default: false, help: 'write the blocks from the last run (bench/.work/languages-peers/results.json), measuring nothing' },
+};
+
+function writeBlocks(out) {
+  if (out.peers) writeResultsSection(START[0], END[0], peersSection(out), 'languages-peers');
+  if (out.hooks || out.scale) writeResultsSection(START[1], END[1], hooksSection(out), 'languages-hooks-memory');
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const copyTree = (from, to, filter = () => true) => {
+  rmrf(to);
+  fs.cpSync(from, to, { recursive: true, filter: (f) => !f.includes('__pycache__') && !f.endsWith('.so') && !/[/\\]\.(planning|codegraph|gitnexus)([/\\]|$)/.test(f) && filter(f) });
+  return to;
+};
+
+function pythonTree(dest) {
+  rmrf(dest);
+  for (const p of PY_PACKAGES) {
+    const from = path.join(DIST, p);
+    if (!fs.existsSync(from)) throw new Error(`${from} is missing: apt-get install -y ${PY_PACKAGES.map((x) => `python3-${x}`).join(' ')}`);
+    copyTree(from, path.join(dest, p));
+  }
+  return dest;
+}
+
+function goTree(dest) {
+  const from = path.join(GOCODE, GO_MODULE);
+  if (!fs.existsSync(from)) throw new Error(`${from} is missing: apt-get install -y golang-golang-x-tools-dev`);
+  return copyTree(from, dest);
+}
+
+const countFiles = (tree, re) => listFiles(tree).filter((f) => re.test(f)).length;
+
+function gitnexusBin() {
+  const bin = path.join(PEERS_DIR, 'node_modules', 'gitnexus', 'dist', 'cli', 'index.js');
+  if (readJson(path.join(PEERS_DIR, 'node_modules', 'gitnexus', 'package.json'), null)?.version !== GITNEXUS) {
+    mkdirp(PEERS_DIR);
+    fs.writeFileSync(path.join(PEERS_DIR, 'package.json'), '{"name":"gsd-bench-peers","private":true}\n');
+    log(`peers: npm i --prefix ${path.relative(ROOT, PEERS_DIR)} gitnexus@${GITNEXUS}`);
+    sh('npm', ['i', '--prefix', PEERS_DIR, '--save-exact', '--no-audit', '--no-fund', '--loglevel=error', `gitnexus@${GITNEXUS}`], { env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+  return bin;
+}
+
+/** Environment for GitNexus: a private HOME (its registry lives there), no telemetry, no extension downloads. */
+function gitnexusEnv(home) {
+  return { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'), DO_NOT_TRACK: '1', SCARF_ANALYTICS: 'false', NO_COLOR: '1', CI: '1' };
+}
+
+/** Cold builds of the three tools on their own copies of `tree`, rotated rounds. */
+async function peers(name, tree, runs) {
+  ensureTools();
+  const method = defaultMethod();
+  const home = mkdirp(path.join(BASE, 'home'));
+  const gnBin = gitnexusBin();
+  const tools = {
+    ours: { tree, store: '.planning', run: (t) => measure(process.execPath, [OUR_CLI, 'intel', 'build', t, '--no-cache'], { cwd: t, method }) },
+    codegraph: { tree: copyTree(tree, `${tree}-codegraph`), store: '.codegraph', run: (t) => measure(codegraphBin(), ['init', '-y', t], { cwd: t, env: codegraphEnv(home), method }) },
+    gitnexus: {
+      tree: copyTree(tree, `${tree}-gitnexus`),
+      store: '.gitnexus',
+      run: (t) => measure(process.execPath, [gnBin, 'analyze', '--index-only', '--skip-git', '--skip-fts', t], { cwd: t, env: gitnexusEnv(home), method }),
+    },
+  };
+  const order = Object.keys(tools);
+  const results = Object.fromEntries(order.map((k) => [k, []]));
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < order.length; j++) {
+      const tool = order[(i + j) % order.length];
+      const t = tools[tool];
+      setAside(path.join(t.tree, t.store));
+      const r = await t.run(t.tree);
+      if (r.exitCode !== 0) throw new Error(`${name}: ${tool} failed (exit ${r.exitCode}), log ${r.logFile}`);
+      results[tool].push(r);
+      log(`${name} round ${i + 1}: ${tool} wall ${r.wallMs.toFixed(0)} ms, CPU ${r.cpuMs.toFixed(0)} ms, peak RSS ${r.maxRssMB.toFixed(0)} MB`);
+    }
+  }
+  for (const k of ['codegraph', 'gitnexus']) rmrf(tools[k].tree);
+  const agg = (tool) => ({ wallMs: median(results[tool].map((r) => r.wallMs)), cpuMs: median(results[tool].map((r) => r.cpuMs)), maxRssMB: Math.max(...results[tool].map((r) => r.maxRssMB)) });
+  return { method, runs, ours: agg('ours'), codegraph: agg('codegraph'), gitnexus: agg('gitnexus') };
+}
+
+/** One-file edits through the spawned PostToolUse hook, the languages interleaved every round. */
+async function hooks(trees, edits) {
+  const { buildIntel } = await import(path.join(ROOT, 'dist', 'engine', 'src', 'index.js'));
+  const langs = {};
+  for (const [name, { tree, re, comment }] of Object.entries(trees)) {
+    await buildIntel(tree, { cache: false });
+    const sources = listFiles(tree).filter((f) => re.test(f)).sort();
+    langs[name] = { tree, sources, comment, hook: [], caughtUp: [] };
+  }
+  for (let i = 0; i < edits; i++) {
+    for (const [name, l] of Object.entries(langs)) {
+      const rel = l.sources[(i * 37) % l.sources.length];
+      const file = path.join(l.tree, rel);
+      const original = fs.readFileSync(file, 'utf8');
+      fs.appendFileSync(file, `\n${l.comment} bench edit ${i}\n`);
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, [POST], { input: editPayload(l.tree, file, original), cwd: l.tree, encoding: 'utf8' });
+      const hookMs = performance.now() - t0;
+      if (r.status !== 0) throw new Error(`hook on ${name} ${rel} exited ${r.status}: ${r.stderr}`);
+      await waitForWorker(l.tree);
+      const caughtUpMs = performance.now() - t0;
+      if (i > 0) {
+        l.hook.push(hookMs);
+        l.caughtUp.push(caughtUpMs);
+      }
+    }
+  }
+  const out = {};
+  for (const [name, l] of Object.entries(langs)) {
+    out[name] = { files: l.sources.length, hookMs: median(l.hook), caughtUpMs: median(l.caughtUp) };
+    log(`hooks ${name}: hook ${out[name].hookMs.toFixed(1)} ms, caught up ${out[name].caughtUpMs.toFixed(1)} ms (medians of ${l.hook.length})`);
+  }
+  return { edits: edits - 1, ...out };
+}
+
+/** Copies of each tree up to about `files` files of its language; cold builds, two rounds, peak RSS. */
+async function scale(trees, files) {
+  const method = defaultMethod();
+  const made = {};
+  for (const [name, { tree, re }] of Object.entries(trees)) {
+    const per = countFiles(tree, re);
+    const copies = Math.max(1, Math.round(files / per));
+    const dest = path.join(BASE, `scale-${name.replace('/', '')}`);
+    rmrf(dest);
+    for (let i = 0; i < copies; i++) copyTree(tree, path.join(dest, `copy${i}`));
+    made[name] = { tree: dest, copies };
+  }
+  const out = {};
+  for (let round = 0; round < 2; round++) {
+    for (const [name, m] of Object.entries(made)) {
+      setAside(path.join(m.tree, '.planning'));
+      const r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', m.tree, '--no-cache', '--json'], { cwd: m.tree, method });
+      if (r.exitCode !== 0) throw new Error(`scale ${name} failed, log ${r.logFile}`);
+      const text = fs.readFileSync(r.logFile, 'utf8');
+      const indexed = JSON.parse(text.slice(text.indexOf('{'))).files;
+      out[name] = { copies: m.copies, files: indexed, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
+      log(`scale ${name}: ${indexed} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, wall ${r.wallMs.toFixed(0)} ms`);
+    }
+  }
+  for (const m of Object.values(made)) rmrf(m.tree);
+  return { method, ...out };
+}
+
+const x = (a, b) => `${(a / b).toFixed(2)}×`;
+const machineLine = (out) => {
+  const m = out.machine;
+  return `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start; go ${out.go}, Python ${out.python}.`;
+};
+
+function peersSection(out) {
+  const L = [START[0], '### Beside the peers (bench/languages-peers.mjs)', ''];
+  L.push(`Cold build of the same tree by each tool on its own copy, ${out.runs} rounds, order rotated every round, medians (peak RSS: max), ${out.method}. Ours: \`intel build --no-cache\`; codegraph ${TOOLS['@colbymchenry/codegraph']}: \`codegraph init -y\`; GitNexus ${GITNEXUS} (npm): \`gitnexus analyze --index-only --skip-git --skip-fts\` (no full-text index: its extension would be downloaded at run time).`, '');
+  L.push('| corpus | files | tool | wall | CPU | peak RSS | their wall / ours | their RSS / ours |', '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const c of out.peers) {
+    for (const tool of ['ours', 'codegraph', 'gitnexus']) {
+      const t = c[tool];
+      L.push(`| ${c.name} | ${c.files} | ${tool} | ${(t.wallMs / 1000).toFixed(2)} s | ${(t.cpuMs / 1000).toFixed(2)} s | ${t.maxRssMB.toFixed(0)} MB | ${tool === 'ours' ? '1.00×' : x(t.wallMs, c.ours.wallMs)} | ${tool === 'ours' ? '1.00×' : x(t.maxRssMB, c.ours.maxRssMB)} |`);
+    }
+  }
+  L.push('', `- Python: ${PY_PACKAGES.join(' + ')} from ${DIST} (Debian bookworm), one flat tree. Go: ${GO_MODULE} from ${GOCODE}, one module.`);
+  L.push('- The peers do more than a file graph (call graphs, symbol tables; GitNexus clusters and flows); they are what agents use for the same questions, and their cold build is what a user waits for.');
+  L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs\` (${out.date}).`, END[0]);
+  return L.join('\n');
+}
+
+function hooksSection(out) {
+  const L = [START[1], '### Hooks and memory per language (bench/languages-peers.mjs)', ''];
+  if (out.hooks) {
+    const h = out.hooks;
+    L.push(`One-file edit through the PostToolUse hook, spawned as a process with an Edit payload (${h.edits} edits per language, a different file each, languages interleaved, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done).`, '');
+    L.push('| language (tree) | source files | hook | / JS/TS | in the graph | / JS/TS |', '| --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const [name, label] of [['python', 'Python (django …)'], ['go', 'Go (x/tools)'], ['js/ts', 'JS/TS (zod)']]) {
+      const r = h[name];
+      L.push(`| ${label} | ${r.files} | ${r.hookMs.toFixed(0)} ms | ${x(r.hookMs, h['js/ts'].hookMs)} | ${r.caughtUpMs.toFixed(0)} ms | ${x(r.caughtUpMs, h['js/ts'].caughtUpMs)} |`);
+    }
+  }
+  if (out.scale) {
+    const s = out.scale;
+    L.push('', `Memory of a cold build (\`intel build --no-cache\`) at about ${out.files} files, copies of each tree, peak RSS (max of 2) and wall (min of 2), ${s.method}:`, '');
+    L.push('| language | copies | files indexed | peak RSS | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const name of ['python', 'go', 'js/ts']) {
+      const r = s[name];
+      if (!r) continue;
+      L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
+    }
+  }
+  L.push('', 'The machine is shared: absolute times carry its load (hook times are mostly Node start-up under it); the ratios come from the same rounds.');
+  L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs\` (${out.date}).`, END[1]);
+  return L.join('\n');
+}
+
+runMain(async () => {
+  const { opts } = parseArgs(process.argv.slice(2), SPEC, USAGE);
+  if (opts['results-only']) return writeBlocks(JSON.parse(fs.readFileSync(path.join(BASE, 'results.json'), 'utf8')));
+  if (!fs.existsSync(OUR_CLI) || !fs.existsSync(POST)) throw new Error('run npm run build first');
+  mkdirp(BASE);
+  const out = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: machineInfo(),
+    go: execFileSync('go', ['version'], { encoding: 'utf8' }).trim().split(' ')[2]?.replace(/^go/, ''),
+    python: execFileSync('python3', ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8' }).trim(),
+    files: opts.files,
+    runs: opts.runs,
+  };
+  const py = pythonTree(path.join(BASE, 'python'));
+  const go = goTree(path.join(BASE, 'go'));
+  if (opts.peers) {
+    out.peers = [];
+    for (const [name, tree, re] of [['Python', py, /\.pyi?$/], ['Go', go, /\.go$/]]) {
+      const r = await peers(name, tree, opts.runs);
+      out.method = r.method;
+      out.peers.push({ name, files: countFiles(tree, re), ...r });
+    }
+  }
+  const zod = getCorpus('zod');
+  ensureCorpus(zod);
+  const js = copyTree(corpusDir('zod'), path.join(BASE, 'zod'));
+  const trees = {
+    python: { tree: py, re: /\.py$/, comment: '#' },
+    go: { tree: go, re: /\.go$/, comment: '//' },
+    'js/ts': { tree: js, re: /\.(?:ts|mts|cts|js|mjs|cjs)$/, comment: '//' },
+  };
+  if (opts.hooks) out.hooks = await hooks(Object.fromEntries(Object.entries(trees).map(([k, v]) => [k, { ...v, re: k === 'js/ts' ? /^(?!.*\.d\.[cm]?ts$).*\.(?:ts|mts|cts|js|mjs|cjs)$/ : v.re }])), opts.edits);
+  if (opts.scale) out.scale = await scale(trees, opts.files);
+  writeJson(path.join(BASE, 'results.json'), out);
+  if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
+  process.stdout.write(`${hooksSection(out)}\n`);
+  if (opts.write) writeBlocks(out);
+});
