@@ -1,0 +1,205 @@
+/**
+ * The facts of one Java file from its tree-sitter tree.
+ *
+ * Imports, one record per statement: `import a.b.C;` → `a.b.C` (names `C`), `import a.b.*;` → `a.b.*` (names: the
+ * simple type names the file uses that nothing nearer declares: the resolver keeps those the package has),
+ * `import static a.b.C.m;` → `a.b.C.m` (names `m`), `import static a.b.C.*;` → `a.b.C.*`. Then the references the
+ * language allows without an import: one `same-package` record, specifier `<package>.*`, whose names are those same
+ * used type names; and each fully-qualified type name written in the code (`a.b.C x;`, leftmost part lower-case)
+ * as an `import` of `a.b.C`.
+ *
+ * "Used type names" follow Java's scoping (JLS 6.4.1): a simple name that is a type somewhere in the file (a type,
+ * `new X()`, a cast, an annotation, the qualifier of `X.m()`, `X.F`, `X::m`), minus the file's own type declarations
+ * and type parameters and minus what single-type imports name (they shadow the package and on-demand imports).
+ *
+ * Exports: the public top-level types (class, interface, enum, record → `class`, `@interface` → `interface`) and the
+ * public methods and fields of those (`Type.member`). Symbols: every top-level type. The doc comment: the Javadoc of
+ * the file's first public top-level type (else its first type), or the package's Javadoc in `package-info.java`.
+ */
+import type { ExportKind, ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
+import type { TsNode } from '../runtime.js';
+import { firstSyntaxError, lineOf, type ParseInput } from '../types.js';
+
+const TYPE_DECLARATIONS: Record<string, SymbolKind & ExportKind> = {
+  class_declaration: 'class',
+  record_declaration: 'class',
+  interface_declaration: 'interface',
+  annotation_type_declaration: 'interface',
+  enum_declaration: 'enum',
+};
+
+const upper = (name: string): boolean => /^\p{Lu}/u.test(name);
+
+/** `a.b.C` with whitespace and comments between the parts dropped. */
+const dotted = (node: TsNode): string => node.text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|\s+/g, '');
+
+function modifiersOf(decl: TsNode): string {
+  const m = decl.namedChildren.find((c) => c.type === 'modifiers');
+  return m ? m.text : '';
+}
+const isPublic = (decl: TsNode): boolean => /(^|\s)public(\s|$)/.test(modifiersOf(decl).replace(/@\w+(\([^)]*\))?/g, ' '));
+
+/** The text of a Javadoc comment: `/** … *\/` without its frame, leading `*`s, block tags and inline-tag braces. */
+export function javadocText(comment: string): string | null {
+  if (!comment.startsWith('/**') || comment === '/**/') return null;
+  const lines = comment
+    .slice(3, -2)
+    .split('\n')
+    .map((l) => l.replace(/^\s*\*? ?/, ''));
+  const tag = lines.findIndex((l) => /^\s*@\w/.test(l));
+  const body = (tag >= 0 ? lines.slice(0, tag) : lines)
+    .join('\n')
+    .replace(/\{@(?:code|link|linkplain|literal|value)\s+([^}]*)\}/g, '$1')
+    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
+    .trim();
+  return body || null;
+}
+
+/** The Javadoc right before `node` among its siblings (comments in between that are not Javadoc are skipped). */
+function javadocBefore(node: TsNode, siblings: TsNode[]): string | null {
+  for (let i = siblings.indexOf(node) - 1; i >= 0; i--) {
+    const c = siblings[i];
+    if (c.type !== 'block_comment' && c.type !== 'line_comment' && c.type !== 'comment') return null;
+    if (c.text.startsWith('/**')) return javadocText(c.text);
+  }
+  return null;
+}
+
+export function parseJava({ root }: ParseInput): ParsedFile {
+  const imports: ImportRecord[] = [];
+  const symbols: SymbolRecord[] = [];
+  const exports: ExportRecord[] = [];
+  const children = root.namedChildren;
+  let pkg = '';
+  let pkgLine = 1;
+  let docComment: string | null = null;
+  let firstDoc: string | null = null;
+  let publicDoc: string | null = null;
+  const singleImported = new Set<string>();
+  const onDemand: ImportRecord[] = [];
+
+  for (const node of children) {
+    if (node.type === 'package_declaration') {
+      const name = node.namedChildren.find((c) => c.type === 'scoped_identifier' || c.type === 'identifier');
+      if (name) pkg = dotted(name);
+      pkgLine = lineOf(node);
+      docComment ??= javadocBefore(node, children);
+    } else if (node.type === 'import_declaration') {
+      const name = node.namedChildren.find((c) => c.type === 'scoped_identifier' || c.type === 'identifier');
+      if (!name) continue;
+      const isStatic = node.children.some((c) => c.type === 'static');
+      const star = node.namedChildren.some((c) => c.type === 'asterisk');
+      const path = dotted(name);
+      const last = path.slice(path.lastIndexOf('.') + 1);
+      const record: ImportRecord = { specifier: star ? `${path}.*` : path, kind: 'import', names: star ? ['*'] : [last], line: lineOf(node) };
+      imports.push(record);
+      if (star && !isStatic) onDemand.push(record);
+      else if (!isStatic) singleImported.add(last);
+    } else if (node.type === 'module_declaration') {
+      // module-info.java: the services a module uses and provides name types (`uses a.b.S;`, `provides a.b.S with c.D;`)
+      for (const d of node.descendantsOfType(['uses_module_directive', 'provides_module_directive'])) {
+        for (const n of d.namedChildren) {
+          if (n.type !== 'scoped_identifier' && n.type !== 'identifier') continue;
+          const path = dotted(n);
+          imports.push({ specifier: path, kind: 'import', names: [path.slice(path.lastIndexOf('.') + 1)], line: lineOf(d) });
+        }
+      }
+    } else if (node.type in TYPE_DECLARATIONS) {
+      const name = node.childForFieldName('name')?.text;
+      if (!name) continue;
+      const kind = TYPE_DECLARATIONS[node.type];
+      const pub = isPublic(node);
+      symbols.push({ name, kind, line: lineOf(node), exported: pub });
+      const doc = javadocBefore(node, children);
+      firstDoc ??= doc;
+      if (pub) {
+        publicDoc ??= doc;
+        exports.push({ name, kind, line: lineOf(node) });
+        exports.push(...publicMembers(node, name));
+      }
+    }
+  }
+  docComment ??= publicDoc ?? firstDoc;
+
+  // the simple type names the file uses, and fully-qualified names written out
+  const declared = new Set<string>();
+  for (const d of root.descendantsOfType(Object.keys(TYPE_DECLARATIONS))) {
+    const n = d.childForFieldName('name')?.text;
+    if (n) declared.add(n);
+  }
+  for (const p of root.descendantsOfType('type_parameter')) {
+    const n = p.namedChildren.find((c) => c.type === 'type_identifier' || c.type === 'identifier')?.text;
+    if (n) declared.add(n);
+  }
+  const used = new Set<string>();
+  const qualified = new Map<string, number>();
+  for (const t of root.descendantsOfType('type_identifier')) {
+    const parent = t.parent;
+    if (parent?.type === 'scoped_type_identifier') {
+      // `Outer.Inner` or `a.b.C`: only the leftmost part is a name looked up in scope
+      if (parent.namedChild(0)?.startIndex !== t.startIndex) continue;
+      if (!upper(t.text)) {
+        let top = parent;
+        while (top.parent?.type === 'scoped_type_identifier') top = top.parent;
+        const fq = qualifiedType(dotted(top));
+        if (fq && !qualified.has(fq)) qualified.set(fq, lineOf(top));
+        continue;
+      }
+    }
+    if (parent?.type === 'type_parameter' || t.text === 'var') continue;
+    used.add(t.text);
+  }
+  for (const n of root.descendantsOfType(['method_invocation', 'field_access', 'method_reference', 'marker_annotation', 'annotation'])) {
+    if (n.type === 'field_access' && n.parent?.type !== 'field_access') {
+      // `a.b.C.x` in an expression: a qualified type when two or more lower-case names lead to a capitalised one
+      const text = dotted(n);
+      const fq = /^[\p{Ll}_$][\w$]*(\.[\p{Ll}_$][\w$]*)+\.\p{Lu}[\w$]*/u.exec(text)?.[0];
+      if (fq && !qualified.has(fq)) qualified.set(fq, lineOf(n));
+    }
+    const q = n.type === 'method_reference' ? n.namedChild(0) : n.type === 'method_invocation' || n.type === 'field_access' ? n.childForFieldName('object') : n.childForFieldName('name');
+    if (q?.type === 'identifier' && upper(q.text)) used.add(q.text);
+  }
+  const names = [...used].filter((n) => !declared.has(n) && !singleImported.has(n)).sort();
+  for (const r of onDemand) if (names.length) r.names = names;
+  if (names.length) imports.push({ specifier: pkg ? `${pkg}.*` : '*', kind: 'same-package', names, line: pkgLine });
+  const explicit = new Set(imports.map((i) => i.specifier));
+  for (const [fq, line] of qualified) if (!explicit.has(fq)) imports.push({ specifier: fq, kind: 'import', names: [fq.slice(fq.lastIndexOf('.') + 1)], line });
+
+  return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
+}
+
+/** `a.b.C.Inner` → `a.b.C` (up to the first capitalised part); null when no part is capitalised. */
+function qualifiedType(name: string): string | null {
+  const parts = name.split('.');
+  const at = parts.findIndex(upper);
+  return at > 0 ? parts.slice(0, at + 1).join('.') : null;
+}
+
+/** The public methods and fields of a public type's body (an interface's members are public unless private). */
+function publicMembers(decl: TsNode, typeName: string): ExportRecord[] {
+  const body = decl.childForFieldName('body');
+  if (!body) return [];
+  const inInterface = decl.type === 'interface_declaration' || decl.type === 'annotation_type_declaration';
+  const out: ExportRecord[] = [];
+  const seen = new Set<string>();
+  const add = (name: string | undefined, kind: ExportKind, at: TsNode): void => {
+    if (!name || seen.has(name)) return;
+    seen.add(name);
+    out.push({ name: `${typeName}.${name}`, kind, line: lineOf(at) });
+  };
+  for (const m of body.namedChildren) {
+    const pub = isPublic(m) || (inInterface && !/(^|\s)private(\s|$)/.test(modifiersOf(m)));
+    if (m.type === 'enum_body_declarations') continue;
+    if (m.type === 'enum_constant') {
+      add(m.childForFieldName('name')?.text, 'const', m);
+      continue;
+    }
+    if (!pub) continue;
+    if (m.type === 'method_declaration' || m.type === 'annotation_type_element_declaration') add(m.childForFieldName('name')?.text, 'function', m);
+    else if (m.type === 'field_declaration' || m.type === 'constant_declaration') {
+      const isConst = /(^|\s)static(\s|$)/.test(modifiersOf(m)) && /(^|\s)final(\s|$)/.test(modifiersOf(m));
+      for (const d of m.childrenForFieldName('declarator')) add(d.childForFieldName('name')?.text, isConst || m.type === 'constant_declaration' ? 'const' : 'variable', d);
+    }
+  }
+  return out;
+}
