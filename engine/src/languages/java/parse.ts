@@ -105,16 +105,19 @@ export function parseJava({ root }: ParseInput): ParsedFile {
         }
       }
     } else if (node.type in TYPE_DECLARATIONS) {
-      const name = node.childForFieldName('name')?.text;
-      if (!name) continue;
+      const nameNode = node.childForFieldName('name');
+      if (!nameNode) continue;
+      const name = nameNode.text;
       const kind = TYPE_DECLARATIONS[node.type];
       const pub = isPublic(node);
-      symbols.push({ name, kind, line: lineOf(node), exported: pub });
+      // the line of the name: a declaration's node starts at its annotations
+      const line = lineOf(nameNode);
+      symbols.push({ name, kind, line, exported: pub });
       const doc = javadocBefore(node, children);
       firstDoc ??= doc;
       if (pub) {
         publicDoc ??= doc;
-        exports.push({ name, kind, line: lineOf(node) });
+        exports.push({ name, kind, line });
         exports.push(...publicMembers(node, name));
       }
     }
@@ -182,23 +185,24 @@ function publicMembers(decl: TsNode, typeName: string): ExportRecord[] {
   const inInterface = decl.type === 'interface_declaration' || decl.type === 'annotation_type_declaration';
   const out: ExportRecord[] = [];
   const seen = new Set<string>();
-  const add = (name: string | undefined, kind: ExportKind, at: TsNode): void => {
-    if (!name || seen.has(name)) return;
+  const add = (nameNode: TsNode | null, kind: ExportKind): void => {
+    const name = nameNode?.text;
+    if (!nameNode || !name || seen.has(name)) return;
     seen.add(name);
-    out.push({ name: `${typeName}.${name}`, kind, line: lineOf(at) });
+    out.push({ name: `${typeName}.${name}`, kind, line: lineOf(nameNode) });
   };
   for (const m of body.namedChildren) {
     const pub = isPublic(m) || (inInterface && !/(^|\s)private(\s|$)/.test(modifiersOf(m)));
     if (m.type === 'enum_body_declarations') continue;
     if (m.type === 'enum_constant') {
-      add(m.childForFieldName('name')?.text, 'const', m);
+      add(m.childForFieldName('name'), 'const');
       continue;
     }
     if (!pub) continue;
-    if (m.type === 'method_declaration' || m.type === 'annotation_type_element_declaration') add(m.childForFieldName('name')?.text, 'function', m);
+    if (m.type === 'method_declaration' || m.type === 'annotation_type_element_declaration') add(m.childForFieldName('name'), 'function');
     else if (m.type === 'field_declaration' || m.type === 'constant_declaration') {
       const isConst = /(^|\s)static(\s|$)/.test(modifiersOf(m)) && /(^|\s)final(\s|$)/.test(modifiersOf(m));
-      for (const d of m.childrenForFieldName('declarator')) add(d.childForFieldName('name')?.text, isConst || m.type === 'constant_declaration' ? 'const' : 'variable', d);
+      for (const d of m.childrenForFieldName('declarator')) add(d.childForFieldName('name'), isConst || m.type === 'constant_declaration' ? 'const' : 'variable');
     }
   }
   return out;
