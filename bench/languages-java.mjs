@@ -26,9 +26,10 @@ import { writeResultsSection } from './lib/write-results.mjs';
 
 const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
 const MODULES = ['java.sql', 'java.sql.rowset', 'java.transaction.xa', 'java.logging', 'java.net.http', 'java.naming', 'java.management', 'java.rmi', 'java.compiler', 'jdk.compiler', 'jdk.javadoc', 'jdk.jshell', 'jdk.jdeps', 'jdk.httpserver'];
-const USAGE = 'node bench/languages-java.mjs [--maven DIR] [--no-write]';
+const USAGE = 'node bench/languages-java.mjs [--maven DIR [--maven-label TEXT]] [--no-write]';
 const SPEC = {
   maven: { type: 'string', default: '', help: 'also measure the Maven project in DIR' },
+  'maven-label': { type: 'string', default: '', help: 'what DIR holds, for RESULTS.md (a project and its commit)' },
   write: { type: 'boolean', default: true, help: 'replace the Java subsection of bench/RESULTS.md' },
 };
 
@@ -148,7 +149,7 @@ async function jdkCorpora(classes) {
   return out;
 }
 
-async function mavenCorpus(classes, dir) {
+async function mavenCorpus(classes, dir, label) {
   const tree = path.join(WORK_DIR, 'java-maven');
   rmrf(tree);
   fs.cpSync(dir, tree, { recursive: true, filter: (f) => !/\/(\.git|\.planning|target)(\/|$)/.test(f) });
@@ -165,13 +166,7 @@ async function mavenCorpus(classes, dir) {
     truth.push(...r.pairs);
     errors += r.errors;
   }
-  let head = '';
-  try {
-    head = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %cs'], { encoding: 'utf8' }).trim();
-  } catch {
-    head = '';
-  }
-  const result = compare('maven', `${path.basename(dir)}${head ? ` (${head})` : ''}: ${roots.length} source roots in ${new Set(roots.map(moduleOf)).size} Maven modules`, truth, errors, await ours(tree));
+  const result = compare('maven', `${label || path.basename(dir)}: ${roots.length} source roots in ${new Set(roots.map(moduleOf)).size} Maven modules, compiled one module at a time without its dependencies (javac's errors are theirs: JUnit, Truth, protobuf …)`, truth, errors, await ours(tree));
   rmrf(tree);
   return result;
 }
@@ -183,18 +178,22 @@ function render(out) {
     "Our file-to-file edges between `.java` files (graph.db, kinds `import` and `same-package`) against javac's own name resolution: `bench/languages/JavaReferences.java` attributes the corpus with the compiler's API (JDK 17 `javac`, `JavacTask.analyze`) and lists, for every name javac resolves to a type (imports, static imports' classes, declarations, expressions, annotations), the file declaring that type's top-level type when it is in the corpus. No engine code. Pairs are (file, file); precision = shared / ours, recall = shared / javac.",
     '',
   );
-  L.push('| corpus | .java files | javac errors | pairs ours / javac | precision | recall | inferred edges (not in javac) | import statements: to a file / unused package / unresolved / JDK / external |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const a of out.corpora) L.push(`| ${a.name} | ${a.files} | ${a.compileErrors} | ${a.pairs.ours} / ${a.pairs.truth} | ${f(a.precision)} | ${f(a.recall)} | ${a.inferredEdges} (${a.inferredWrong}) | ${a.statements.file} / ${a.statements.asset} / ${a.statements.unresolved} / ${a.statements.builtin} / ${a.statements.external} |`);
+  L.push('| corpus | .java files | javac errors | pairs ours / javac | precision | recall | inferred edges (not in javac) | import statements: to a file / unused package / unresolved / JDK / external | intra-project statements resolved |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const a of out.corpora) {
+    const st = a.statements;
+    const share = (st.file + st.asset) / (st.file + st.asset + st.unresolved);
+    L.push(`| ${a.name} | ${a.files} | ${a.compileErrors} | ${a.pairs.ours} / ${a.pairs.truth} | ${f(a.precision)} | ${f(a.recall)} | ${a.inferredEdges} (${a.inferredWrong}) | ${st.file} / ${st.asset} / ${st.unresolved} / ${st.builtin} / ${st.external} | ${f(share)} |`);
+  }
   L.push('');
   for (const a of out.corpora) {
-    L.push(`- ${a.name}: ${a.description}. Cold build ${a.buildMs} ms.${a.unresolved.length ? ` Unresolved statements: ${a.unresolved.slice(0, 4).map((u) => `\`${u}\``).join('; ')}${a.unresolved.length > 4 ? ` … (${a.unresolved.length})` : ''}.` : ''}`);
+    L.push(`- ${a.name}: ${a.description}. Cold build ${a.buildMs} ms.${a.unresolved.length ? ` Unresolved statements (${a.unresolved.length}), e.g. \`${a.unresolved[0]}\`.` : ''}`);
     if (a.onlyOurs.length || a.onlyTruth.length) L.push(`  Pairs only one side has (first of each): ${[...a.onlyOurs.slice(0, 3).map((e) => `ours \`${e}\``), ...a.onlyTruth.slice(0, 3).map((e) => `javac \`${e}\``)].join('; ')}.`);
   }
   L.push(
-    '- What the two sides count differently: javac resolves names inside method bodies through variables\' declared types, inherited member types and local classes; we read names as written (a simple type name the file uses that its own package or an on-demand import holds). A type named only in Javadoc is neither side\'s.',
+    "- What the two sides count differently: javac also reaches a type through a member type inherited from a supertype (`Inner` declared in the superclass's file) and through a class whose name starts lower-case used only as a qualifier (`ldapURLContextFactory.m()`); we read names as written. An `import a.b.*` from which the file uses no type by its simple name (unused, or serving only Javadoc) is no edge on either side: we record it as the package's folder (`unused package`). A type named only in Javadoc is neither side's.",
   );
   const m = out.machine;
-  L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start; ${out.javac}. Command: \`npm run build && node bench/languages-java.mjs${out.mavenArg}\` (${out.date}); needs a JDK 17 and its source (\`apt-get install -y openjdk-17-jdk openjdk-17-source\`).`, '', '<!-- languages-java:end -->');
+  L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start; ${out.javac}. Command: \`npm run build && node bench/languages-java.mjs${out.mavenArg}\` (${out.date}); needs the machine's JDK 17 and its source (\`apt-get install -y openjdk-17-jdk openjdk-17-source\`).`, '', '<!-- languages-java:end -->');
   return L.join('\n');
 }
 
@@ -205,11 +204,11 @@ runMain(async () => {
   const classes = mkdirp(path.join(WORK_DIR, 'java-references'));
   execFileSync('javac', ['-d', classes, path.join(BENCH_DIR, 'languages', 'JavaReferences.java')]);
   const corpora = await jdkCorpora(classes);
-  if (opts.maven) corpora.push(await mavenCorpus(classes, path.resolve(opts.maven)));
+  if (opts.maven) corpora.push(await mavenCorpus(classes, path.resolve(opts.maven), opts['maven-label']));
   const out = {
     date: new Date().toISOString().slice(0, 10),
     javac: execFileSync('javac', ['-version'], { encoding: 'utf8' }).trim(),
-    mavenArg: opts.maven ? ` --maven ${opts.maven}` : '',
+    mavenArg: opts.maven ? ' --maven DIR' : '',
     corpora,
     machine,
   };

@@ -30,6 +30,9 @@ const TYPE_DECLARATIONS: Record<string, SymbolKind & ExportKind> = {
 
 const upper = (name: string): boolean => /^\p{Lu}/u.test(name);
 
+/** The nodes the reader of used names looks at, in one walk. */
+const WALKED = [...Object.keys(TYPE_DECLARATIONS), 'type_parameter', 'type_identifier', 'scoped_type_identifier', 'field_access', 'method_invocation', 'method_reference', 'marker_annotation', 'annotation'];
+
 /** `a.b.C` with whitespace and comments between the parts dropped. */
 const dotted = (node: TsNode): string => node.text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|\s+/g, '');
 
@@ -124,43 +127,73 @@ export function parseJava({ root }: ParseInput): ParsedFile {
   }
   docComment ??= publicDoc ?? firstDoc;
 
-  // the simple type names the file uses, and fully-qualified names written out
+  // the simple type names the file uses, and fully-qualified names written out: one walk of the tree (each
+  // descendantsOfType is a walk of its own), parents met before their children
   const declared = new Set<string>();
-  for (const d of root.descendantsOfType(Object.keys(TYPE_DECLARATIONS))) {
-    const n = d.childForFieldName('name')?.text;
-    if (n) declared.add(n);
-  }
-  for (const p of root.descendantsOfType('type_parameter')) {
-    const n = p.namedChildren.find((c) => c.type === 'type_identifier' || c.type === 'identifier')?.text;
-    if (n) declared.add(n);
-  }
   const used = new Set<string>();
   const qualified = new Map<string, number>();
-  for (const t of root.descendantsOfType('type_identifier')) {
-    const parent = t.parent;
-    if (parent?.type === 'scoped_type_identifier') {
-      // `Outer.Inner` or `a.b.C`: only the leftmost part is a name looked up in scope
-      if (parent.namedChild(0)?.startIndex !== t.startIndex) continue;
-      if (!upper(t.text)) {
-        let top = parent;
-        while (top.parent?.type === 'scoped_type_identifier') top = top.parent;
-        const fq = qualifiedType(dotted(top));
-        if (fq && !qualified.has(fq)) qualified.set(fq, lineOf(top));
-        continue;
+  /** start offsets of type_identifiers that are no name looked up in scope (`Outer.Inner`'s Inner, a type parameter) */
+  const skip = new Set<number>();
+  /** field accesses and scoped type names that are part of a longer one (`a.b` of `a.b.C`) */
+  const inner = new Set<string>();
+  const fqInCode = /^[\p{Ll}_$][\w$]*(\.[\p{Ll}_$][\w$]*)+\.\p{Lu}[\w$]*/u;
+  for (const n of root.descendantsOfType(WALKED)) {
+    switch (n.type) {
+      case 'type_identifier':
+        if (!skip.has(n.startIndex) && n.text !== 'var') used.add(n.text);
+        break;
+      case 'scoped_type_identifier': {
+        // `Outer.Inner` or `a.b.C`: only the leftmost part is a name looked up in scope
+        const [left, right] = n.namedChildren.filter((c) => c.type === 'type_identifier' || c.type === 'scoped_type_identifier');
+        if (right) skip.add(right.startIndex);
+        if (left?.type === 'type_identifier' && !upper(left.text)) skip.add(left.startIndex);
+        if (!inner.has(`${n.startIndex}:${n.endIndex}`)) {
+          const fq = qualifiedType(dotted(n));
+          if (fq && !qualified.has(fq)) qualified.set(fq, lineOf(n));
+        }
+        if (left?.type === 'scoped_type_identifier') inner.add(`${left.startIndex}:${left.endIndex}`);
+        break;
+      }
+      case 'type_parameter': {
+        const name = n.namedChildren.find((c) => c.type === 'type_identifier' || c.type === 'identifier');
+        if (name) {
+          declared.add(name.text);
+          skip.add(name.startIndex);
+        }
+        break;
+      }
+      case 'field_access': {
+        const object = n.childForFieldName('object');
+        if (object?.type === 'field_access') inner.add(`${object.startIndex}:${object.endIndex}`);
+        if (!inner.has(`${n.startIndex}:${n.endIndex}`)) {
+          // `a.b.C.x` in an expression: a qualified type when two or more lower-case names lead to a capitalised one
+          const fq = fqInCode.exec(dotted(n))?.[0];
+          if (fq && !qualified.has(fq)) qualified.set(fq, lineOf(n));
+        }
+        if (object?.type === 'identifier' && upper(object.text)) used.add(object.text);
+        break;
+      }
+      case 'method_invocation': {
+        const object = n.childForFieldName('object');
+        if (object?.type === 'identifier' && upper(object.text)) used.add(object.text);
+        break;
+      }
+      case 'method_reference': {
+        const q = n.namedChild(0);
+        if (q?.type === 'identifier' && upper(q.text)) used.add(q.text);
+        break;
+      }
+      case 'marker_annotation':
+      case 'annotation': {
+        const q = n.childForFieldName('name');
+        if (q?.type === 'identifier') used.add(q.text);
+        break;
+      }
+      default: {
+        const name = n.childForFieldName('name')?.text; // a type declaration
+        if (name) declared.add(name);
       }
     }
-    if (parent?.type === 'type_parameter' || t.text === 'var') continue;
-    used.add(t.text);
-  }
-  for (const n of root.descendantsOfType(['method_invocation', 'field_access', 'method_reference', 'marker_annotation', 'annotation'])) {
-    if (n.type === 'field_access' && n.parent?.type !== 'field_access') {
-      // `a.b.C.x` in an expression: a qualified type when two or more lower-case names lead to a capitalised one
-      const text = dotted(n);
-      const fq = /^[\p{Ll}_$][\w$]*(\.[\p{Ll}_$][\w$]*)+\.\p{Lu}[\w$]*/u.exec(text)?.[0];
-      if (fq && !qualified.has(fq)) qualified.set(fq, lineOf(n));
-    }
-    const q = n.type === 'method_reference' ? n.namedChild(0) : n.type === 'method_invocation' || n.type === 'field_access' ? n.childForFieldName('object') : n.childForFieldName('name');
-    if (q?.type === 'identifier' && upper(q.text)) used.add(q.text);
   }
   const names = [...used].filter((n) => !declared.has(n) && !singleImported.has(n)).sort();
   for (const r of onDemand) if (names.length) r.names = names;
