@@ -14,7 +14,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { OUR_CLI, ROOT, WORK_DIR, log, machineInfo, mkdirp, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { WORK_DIR, log, machineInfo, mkdirp, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { coldBuildRows } from './lib/our-edges.mjs';
 
 const GOCODE = '/usr/share/gocode/src';
 const PATTERNS = ['golang.org/x/tools/...', 'github.com/spf13/cobra/...'];
@@ -61,13 +62,7 @@ async function accuracy(corpus, tree, cwd, patterns, env) {
     }
   }
 
-  rmrf(path.join(tree, '.planning'));
-  const t0 = performance.now();
-  execFileSync(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { stdio: 'ignore' });
-  const buildMs = performance.now() - t0;
-  const { readGraphRows } = await import(path.join(ROOT, 'dist', 'engine', 'src', 'store', 'index.js'));
-  const rows = await readGraphRows(path.join(tree, '.planning', 'intel', 'graph.db'));
-  const pathOf = new Map(rows.nodes.map((n) => [n.id, n.path]));
+  const { rows, pathOf, buildMs } = await coldBuildRows(tree);
   const ours = new Set();
   let inexact = 0;
   for (const e of rows.edges) {

@@ -21,7 +21,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { BENCH_DIR, OUR_CLI, ROOT, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { BENCH_DIR, OUR_CLI, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { coldBuildRows } from './lib/our-edges.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
 
 const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
@@ -69,13 +70,7 @@ function javacPairsCounted(classes, options, files, tree) {
 
 /** Our (file, file) pairs between .java files and the import statements' fate, after a cold build. */
 async function ours(tree) {
-  rmrf(path.join(tree, '.planning'));
-  const t0 = performance.now();
-  execFileSync(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { stdio: 'ignore' });
-  const buildMs = performance.now() - t0;
-  const { readGraphRows } = await import(path.join(ROOT, 'dist', 'engine', 'src', 'store', 'index.js'));
-  const rows = await readGraphRows(path.join(tree, '.planning', 'intel', 'graph.db'));
-  const pathOf = new Map(rows.nodes.map((n) => [n.id, n.path]));
+  const { rows, pathOf, buildMs } = await coldBuildRows(tree);
   const pairs = new Set();
   const inferred = new Set();
   for (const e of rows.edges) {

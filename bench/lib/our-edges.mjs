@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { ROOT, OUR_CLI } from './common.mjs';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -84,4 +85,18 @@ export async function edgesFromGraphDb(dbFile) {
   } finally {
     db.close();
   }
+}
+
+/**
+ * A cold `intel build --no-cache` of `tree` (its .planning/ removed first) and graph.db's rows as the engine reads
+ * them, with each node's path by id: what the language benches compare with their language's own resolver.
+ */
+export async function coldBuildRows(tree) {
+  fs.rmSync(path.join(tree, '.planning'), { recursive: true, force: true });
+  const t0 = performance.now();
+  execFileSync(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { stdio: 'ignore' });
+  const buildMs = performance.now() - t0;
+  const { readGraphRows } = await import(path.join(ROOT, 'dist', 'engine', 'src', 'store', 'index.js'));
+  const rows = await readGraphRows(graphDbPath(tree));
+  return { rows, pathOf: new Map(rows.nodes.map((n) => [n.id, n.path])), buildMs };
 }

@@ -5,13 +5,7 @@ import { blastRadius, buildIntel, dependencies, intelPaths, openIntel, type Inte
 import { readGraphRows } from '../../../engine/src/store/index.js';
 import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
 import { cleanupProjects, copyProject } from '../../helpers/project.js';
-
-/** What one statement (or reference record) resolved to: one `kind:target` per entry of the record, in order. */
-function resolvedOf(record: FileRecord, specifier: string, kind = 'import'): string[] {
-  return record.imports
-    .filter((i) => i.specifier === specifier && i.kind === kind)
-    .map((i) => `${i.resolved.kind}:${'path' in i.resolved ? i.resolved.path : 'package' in i.resolved ? i.resolved.package : 'module' in i.resolved ? i.resolved.module : i.resolved.reason}${i.inferred ? ' (inferred)' : ''}`);
-}
+import { resolvedOf } from '../../helpers/resolved.js';
 
 const CORE = 'core/src/main/java/com/acme/core';
 const APP = 'app/src/main/java/com/acme/app';
@@ -82,7 +76,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
     assert.deepEqual(resolvedOf(files['core/src/test/java/com/acme/core/CircleTest.java'], 'org.junit.Test'), ['external:org.junit']);
   });
 
-  it('Gradle: settings.gradle modules and a relocated srcDirs root; a file under a declared root is found only by its path inside it', () => {
+  it('Gradle: settings.gradle.kts modules and a relocated srcDirs root; a file under a declared root is found only by its path inside it', () => {
     assert.deepEqual(resolvedOf(files['gradle/tools/source/org/demo/tools/Tool.java'], 'org.demo.lib.Greeter'), ['file:gradle/lib/src/main/java/org/demo/lib/Greeter.java']);
   });
 
@@ -100,7 +94,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
     assert.equal(edge(`${APP}/Main.java`, `${APP}/Helper.java`)?.kind, 'same-package');
     assert.equal(edge('plain/src/com/x/A.java', 'dup1/src/main/java/d/Same.java')?.exact, false);
     const index = JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument;
-    for (const f of ['pom.xml', 'core/pom.xml', 'app/pom.xml', 'gradle/settings.gradle', 'gradle/tools/build.gradle']) assert.ok(f in index.configFiles, f);
+    for (const f of ['pom.xml', 'core/pom.xml', 'app/pom.xml', 'gradle/settings.gradle.kts', 'gradle/tools/build.gradle']) assert.ok(f in index.configFiles, f);
     const radius = blastRadius(reader, `${CORE}/Shape.java`);
     const hit = new Set(radius.byDepth.flatMap((l) => l.files.map((f) => f.path)));
     for (const f of [`${CORE}/Circle.java`, 'core/src/test/java/com/acme/core/CircleTest.java', `${APP}/Main.java`]) assert.ok(hit.has(f), f);
@@ -114,6 +108,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
       { name: 'Circle.radius', kind: 'variable', line: 8 },
       { name: 'Circle.area', kind: 'function', line: 16 },
       { name: 'Circle.kind', kind: 'function', line: 21 },
+      { name: 'Circle.Builder', kind: 'class', line: 28 },
     ]);
     assert.deepEqual(circle.symbols.map((s) => [s.name, s.exported]), [['Circle', true], ['CircleCache', false]]);
     assert.deepEqual(files[`${CORE}/Point.java`].exports, [{ name: 'Point', kind: 'class', line: 4 }]);

@@ -13,7 +13,7 @@
  * and type parameters and minus what single-type imports name (they shadow the package and on-demand imports).
  *
  * Exports: the public top-level types (class, interface, enum, record → `class`, `@interface` → `interface`) and the
- * public methods and fields of those (`Type.member`). Symbols: every top-level type. The doc comment: the Javadoc of
+ * public methods, fields, nested types and enum constants of those (`Type.member`). Symbols: every top-level type. The doc comment: the Javadoc of
  * the file's first public top-level type (else its first type), or the package's Javadoc in `package-info.java`.
  */
 import type { ExportKind, ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
@@ -211,7 +211,7 @@ function qualifiedType(name: string): string | null {
   return at > 0 ? parts.slice(0, at + 1).join('.') : null;
 }
 
-/** The public methods and fields of a public type's body (an interface's members are public unless private). */
+/** The public methods, fields, nested types and enum constants of a public type's body (an interface's members are public unless private). */
 function publicMembers(decl: TsNode, typeName: string): ExportRecord[] {
   const body = decl.childForFieldName('body');
   if (!body) return [];
@@ -232,7 +232,8 @@ function publicMembers(decl: TsNode, typeName: string): ExportRecord[] {
       continue;
     }
     if (!pub) continue;
-    if (m.type === 'method_declaration' || m.type === 'annotation_type_element_declaration') add(m.childForFieldName('name'), 'function');
+    if (m.type in TYPE_DECLARATIONS) add(m.childForFieldName('name'), TYPE_DECLARATIONS[m.type]);
+    else if (m.type === 'method_declaration' || m.type === 'annotation_type_element_declaration') add(m.childForFieldName('name'), 'function');
     else if (m.type === 'field_declaration' || m.type === 'constant_declaration') {
       const isConst = /(^|\s)static(\s|$)/.test(modifiersOf(m)) && /(^|\s)final(\s|$)/.test(modifiersOf(m));
       for (const d of m.childrenForFieldName('declarator')) add(d.childForFieldName('name'), isConst || m.type === 'constant_declaration' ? 'const' : 'variable');

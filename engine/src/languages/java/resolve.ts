@@ -117,7 +117,7 @@ export class JavaResolver implements LanguageResolver {
         const settings = read(joinDir(dir, name));
         if (settings === null) continue;
         addModule(dir);
-        for (const line of settings.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '').matchAll(/\binclude\b\s*\(?([^\n]*)/g)) {
+        for (const line of settings.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '').matchAll(/\binclude\b\s*\(?((?:[^\n]*,[ \t]*\r?\n)*[^\n]*)/g)) {
           for (const s of line[1].matchAll(/["']:?([^"']+)["']/g)) addModule(rel(dir, s[1].replace(/:/g, '/')));
         }
       }
@@ -178,7 +178,8 @@ export class JavaResolver implements LanguageResolver {
   }
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
-    const key = `${dirOf(from)}\u0000${imp.kind}\u0000${imp.specifier}\u0000${imp.names.join(',')}`;
+    // files of one folder share answers, except a same-package record, which never reaches the file itself
+    const key = `${imp.kind === 'same-package' ? from : dirOf(from)}\u0000${imp.kind}\u0000${imp.specifier}\u0000${imp.names.join(',')}`;
     let result = this.memo.get(key);
     if (!result) {
       result = this.compute(imp, from);
