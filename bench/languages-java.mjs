@@ -22,13 +22,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { BENCH_DIR, OUR_CLI, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { editBesideJs, scaleBesideJs, speedBesideCodegraph } from './lib/language-speed.mjs';
 import { coldBuildRows } from './lib/our-edges.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
 
 const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
 const MODULES = ['java.sql', 'java.sql.rowset', 'java.transaction.xa', 'java.logging', 'java.net.http', 'java.naming', 'java.management', 'java.rmi', 'java.compiler', 'jdk.compiler', 'jdk.javadoc', 'jdk.jshell', 'jdk.jdeps', 'jdk.httpserver'];
-const USAGE = 'node bench/languages-java.mjs [--maven DIR [--maven-label TEXT]] [--no-write]';
+const USAGE = 'node bench/languages-java.mjs [--runs N] [--edits N] [--scale N] [--maven DIR [--maven-label TEXT]] [--no-write]';
 const SPEC = {
+  runs: { type: 'number', default: 3, help: 'interleaved cold-build rounds per tool beside codegraph (0: none)' },
+  edits: { type: 'number', default: 20, help: 'one-file edits in the JDK tree and in zod (0: none)' },
+  scale: { type: 'number', default: 5, help: 'copies of the JDK tree in the memory comparison, against 12 of zod (0: none)' },
   maven: { type: 'string', default: '', help: 'also measure the Maven project in DIR' },
   'maven-label': { type: 'string', default: '', help: 'what DIR holds, for RESULTS.md (a project and its commit)' },
   write: { type: 'boolean', default: true, help: 'replace the Java subsection of bench/RESULTS.md' },
@@ -139,9 +143,8 @@ async function jdkCorpora(classes) {
   const moved = (p) => p.replace(/^([^/]+)\//, '$1/src/main/java/');
   const mapped = truth.pairs.map((x) => x.split(' -> ').map(moved).join(' -> '));
   out.push(compare('jdk-maven', 'the same sources as a Maven multi-module build (`<module>/src/main/java`, a parent pom.xml with `<modules>`)', mapped, truth.errors, await ours(maven)));
-  rmrf(flat);
   rmrf(maven);
-  return out;
+  return { corpora: out, flat };
 }
 
 async function mavenCorpus(classes, dir, label) {
@@ -187,6 +190,22 @@ function render(out) {
   L.push(
     "- What the two sides count differently: javac also reaches a type through a member type inherited from a supertype (`Inner` declared in the superclass's file) and through a class whose name starts lower-case used only as a qualifier (`ldapURLContextFactory.m()`); we read names as written. An `import a.b.*` from which the file uses no type by its simple name (unused, or serving only Javadoc) is no edge on either side: we record it as the package's folder (`unused package`). A type named only in Javadoc is neither side's.",
   );
+  if (out.edits) {
+    const e = out.edits;
+    L.push('', `One-file edit, engine time of \`updateIntel\` in one process (${e.count} edits each, interleaved, medians): Java, \`${e.java.file}\` of the jdk tree (${e.java.direct} direct dependents) ${e.java.medianMs.toFixed(1)} ms; JS/TS, \`${e['js/ts'].file}\` of zod (${e['js/ts'].direct} direct dependents) ${e['js/ts'].medianMs.toFixed(1)} ms; ratio Java / JS/TS ${(e.java.medianMs / e['js/ts'].medianMs).toFixed(2)}.`);
+  }
+  if (out.scale) {
+    const c = out.scale;
+    L.push('', `Memory at scale, cold build (\`intel build --no-cache\`), peak RSS (max of 2) and wall (min of 2), ${c.method}: Java, ${c.copies} copies of the jdk tree, ${c.java.files} files ${c.java.maxRssMB.toFixed(0)} MB, ${(c.java.wallMs / 1000).toFixed(1)} s; JS/TS, ${c.jsCopies} copies of zod, ${c['js/ts'].files} files ${c['js/ts'].maxRssMB.toFixed(0)} MB, ${(c['js/ts'].wallMs / 1000).toFixed(1)} s; peak RSS ratio Java / JS/TS ${(c.java.maxRssMB / c['js/ts'].maxRssMB).toFixed(2)}. Most of the Java build's wall time is tree-sitter's parse.`);
+  }
+  if (out.speed) {
+    const sp = out.speed;
+    L.push('', `Cold build of the jdk tree (${out.jdkFiles} .java files), ${sp.runs} interleaved rounds, medians (peak RSS: max), ${sp.method}:`, '');
+    L.push('| tool | wall | CPU | peak RSS |', '| --- | ---: | ---: | ---: |');
+    L.push(`| ours (\`intel build --no-cache\`) | ${sp.ours.wallMs.toFixed(0)} ms | ${sp.ours.cpuMs.toFixed(0)} ms | ${sp.ours.maxRssMB.toFixed(0)} MB |`);
+    L.push(`| codegraph 1.6.1 (\`codegraph init -y\`) | ${sp.codegraph.wallMs.toFixed(0)} ms | ${sp.codegraph.cpuMs.toFixed(0)} ms | ${sp.codegraph.maxRssMB.toFixed(0)} MB |`);
+    L.push('', `Ratios (same run): codegraph wall / ours ${(sp.codegraph.wallMs / sp.ours.wallMs).toFixed(2)}×, CPU ${(sp.codegraph.cpuMs / sp.ours.cpuMs).toFixed(2)}×, peak RSS ${(sp.codegraph.maxRssMB / sp.ours.maxRssMB).toFixed(2)}×.`);
+  }
   const m = out.machine;
   L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start; ${out.javac}. Command: \`npm run build && node bench/languages-java.mjs${out.mavenArg}\` (${out.date}); needs the machine's JDK 17 and its source (\`apt-get install -y openjdk-17-jdk openjdk-17-source\`).`, '', '<!-- languages-java:end -->');
   return L.join('\n');
@@ -198,9 +217,19 @@ runMain(async () => {
   const machine = machineInfo();
   const classes = mkdirp(path.join(WORK_DIR, 'java-references'));
   execFileSync('javac', ['-d', classes, path.join(BENCH_DIR, 'languages', 'JavaReferences.java')]);
-  const corpora = await jdkCorpora(classes);
+  const { corpora, flat } = await jdkCorpora(classes);
   if (opts.maven) corpora.push(await mavenCorpus(classes, path.resolve(opts.maven), opts['maven-label']));
+  const work = mkdirp(path.join(WORK_DIR, 'languages-java'));
+  const jdkFiles = corpora[0].files;
+  const edits = opts.edits > 0 ? { count: opts.edits, ...(await editBesideJs({ name: 'java', tree: flat, own: (p) => p.endsWith('.java'), comment: (i) => `\n// bench ${i}\n` }, opts.edits, work)) } : null;
+  const scale = opts.scale > 0 ? await scaleBesideJs('java', flat, opts.scale, work, 12) : null;
+  const speed = opts.runs > 0 ? await speedBesideCodegraph(flat, opts.runs, work) : null;
+  rmrf(flat);
   const out = {
+    jdkFiles,
+    edits,
+    scale,
+    speed,
     date: new Date().toISOString().slice(0, 10),
     javac: execFileSync('javac', ['-version'], { encoding: 'utf8' }).trim(),
     mavenArg: opts.maven ? ' --maven DIR' : '',

@@ -20,6 +20,7 @@ export const java: LanguageModule = {
     if (path.endsWith('/module-info.java') || path === 'module-info.java') return 'config';
     return null;
   },
-  exclude: ['**/target/**', '**/.gradle/**', '**/build/generated/**', '**/build/classes/**'],
+  // Maven's and Gradle's output (generated sources included: a clean checkout has none); `**/build/**` is a default
+  exclude: ['**/target/**', '**/.gradle/**'],
   namingConvention: 'PascalCase',
 };
