@@ -196,7 +196,7 @@ function render(out) {
   }
   if (out.scale) {
     const c = out.scale;
-    L.push('', `Memory at scale, cold build (\`intel build --no-cache\`), peak RSS (max of 2) and wall (min of 2), ${c.method}: Java, ${c.copies} copies of the jdk tree, ${c.java.files} files ${c.java.maxRssMB.toFixed(0)} MB, ${(c.java.wallMs / 1000).toFixed(1)} s; JS/TS, ${c.jsCopies} copies of zod, ${c['js/ts'].files} files ${c['js/ts'].maxRssMB.toFixed(0)} MB, ${(c['js/ts'].wallMs / 1000).toFixed(1)} s; peak RSS ratio Java / JS/TS ${(c.java.maxRssMB / c['js/ts'].maxRssMB).toFixed(2)}. Most of the Java build's wall time is tree-sitter's parse.`);
+    L.push('', `Memory at scale, cold build (\`intel build --no-cache\`), peak RSS (max of 2) and wall (min of 2), ${c.method}: Java, ${c.copies} copies of the jdk tree, ${c.java.files} files (${c.java.sourceMB.toFixed(0)} MB of source) ${c.java.maxRssMB.toFixed(0)} MB, ${(c.java.wallMs / 1000).toFixed(1)} s; JS/TS, ${c.jsCopies} copies of zod, ${c['js/ts'].files} files (${c['js/ts'].sourceMB.toFixed(0)} MB) ${c['js/ts'].maxRssMB.toFixed(0)} MB, ${(c['js/ts'].wallMs / 1000).toFixed(1)} s; peak RSS ratio Java / JS/TS ${(c.java.maxRssMB / c['js/ts'].maxRssMB).toFixed(2)} for as many files, ${((c.java.maxRssMB / c.java.sourceMB) / (c['js/ts'].maxRssMB / c['js/ts'].sourceMB)).toFixed(2)} per MB of source. Most of the Java build's wall time is tree-sitter's parse of large files (the JDK's average ${((c.java.sourceMB * 1024) / c.java.files).toFixed(1)} KB).`);
   }
   if (out.speed) {
     const sp = out.speed;

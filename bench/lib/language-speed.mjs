@@ -101,6 +101,7 @@ export async function scaleBesideJs(name, tree, copies, workDir, jsCopies = copi
   ensureCorpus(zod);
   const trees = { [name]: make(name, tree, copies), 'js/ts': make('js', corpusDir('zod'), jsCopies) };
   const out = {};
+  const bytes = Object.fromEntries(Object.entries(trees).map(([key, t]) => [key, treeBytes(t)]));
   for (let round = 0; round < 2; round++) {
     for (const [key, t] of Object.entries(trees)) {
       setAside(path.join(t, '.planning'));
@@ -108,10 +109,22 @@ export async function scaleBesideJs(name, tree, copies, workDir, jsCopies = copi
       if (r.exitCode !== 0) throw new Error(`scale ${key} failed, log ${r.logFile}`);
       const logText = fs.readFileSync(r.logFile, 'utf8');
       const files = JSON.parse(logText.slice(logText.indexOf('{'))).files;
-      out[key] = { files, maxRssMB: Math.max(out[key]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[key]?.wallMs ?? Infinity, r.wallMs) };
+      out[key] = { files, sourceMB: bytes[key] / 2 ** 20, maxRssMB: Math.max(out[key]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[key]?.wallMs ?? Infinity, r.wallMs) };
       log(`scale ${key}: ${files} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, wall ${r.wallMs.toFixed(0)} ms`);
     }
   }
   for (const t of Object.values(trees)) rmrf(t);
   return { copies, jsCopies, method, ...out };
+}
+
+/** The bytes of the files under `dir` (the tree a build reads; its .planning/ left out). */
+function treeBytes(dir) {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === '.planning') continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += treeBytes(p);
+    else if (e.isFile()) n += fs.statSync(p).size;
+  }
+  return n;
 }

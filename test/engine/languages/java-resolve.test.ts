@@ -27,7 +27,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
 
   it('every .java file is indexed as Java; src/test and *Test.java are tests, module-info.java is config', () => {
     const java = Object.values(files).filter((f) => f.language === 'java');
-    assert.equal(java.length, 23);
+    assert.equal(java.length, 24);
     assert.equal(files['core/src/test/java/com/acme/core/CircleTest.java'].type, 'test');
     assert.equal(files['core/src/test/java/com/acme/core/TestShapes.java'].type, 'test');
     assert.equal(files['core/src/main/java/module-info.java'].type, 'config');
@@ -60,6 +60,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
       'file:core/src/test/java/com/acme/core/TestShapes.java',
     ]);
     assert.deepEqual(resolvedOf(files['scripts/Scratch.java'], '*', 'same-package'), ['file:scripts/Other.java'], 'the default package');
+    assert.deepEqual(resolvedOf(files['app/src/main/java/com/acme/core/ShapeNames.java'], 'com.acme.core.*', 'same-package'), [`file:${CORE}/Shape.java`], 'a package split over modules');
     // main code does not see test code: Shape names no test type
     assert.ok(!files[`${CORE}/Shape.java`].imports.some((i) => 'path' in i.resolved && i.resolved.path.includes('/src/test/')));
   });

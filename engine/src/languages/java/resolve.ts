@@ -14,6 +14,9 @@
  * first), so nested types and static members (`import static a.b.C.m`) reach C's file. When several roots hold the
  * type, the importer's own root wins, then its module (test code sees its module's main code, main code does not see
  * test code), then the nearest folder; a choice between modules that none of these settles is marked inferred.
+ * A type of the file's own package (`same-package`) is looked for in its folder, then in the same package in its
+ * module's other roots, then in other modules (a package split over modules, all on javac's class path). An
+ * on-demand import gives the files of the types it provides that the file uses and its own folder does not hold.
  * A name no project root holds is the JDK's (builtin: `java.`, `javax.`, `jdk.`, `sun.`, `com.sun.`, `org.w3c.`,
  * `org.xml.`, `org.ietf.`) or an external library's; a package the project holds without the named type is unresolved.
  */
@@ -243,6 +246,11 @@ export class JavaResolver implements LanguageResolver {
       if (file === self) continue;
       const dir = dirs.find((d) => this.folders.get(d)?.has(file));
       if (dir !== undefined) out.push({ resolved: { kind: 'file', path: joinDir(dir, file) }, names: [n] });
+      else if (pkg) {
+        // a package split over modules (on the class path, javac sees them all): another module's folder of it
+        const hit = this.typeIn(pkg.replace(/\./g, '/'), n, dirOf(from), [n]);
+        if (hit && hit.resolved.kind === 'file' && hit.resolved.path !== from) out.push(hit);
+      }
     }
     // the names the package does not hold are java.lang's (or members inherited from a supertype)
     return out.length ? out : [{ resolved: { kind: 'builtin', module: 'java.lang' } }];
