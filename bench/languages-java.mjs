@@ -15,9 +15,9 @@
 //   the JDK image (external for both sides).
 // - jdk-maven: the same sources as a Maven multi-module build (`<module>/src/main/java`, a parent pom.xml with
 //   `<modules>`): the declared-root rules on the same truth.
-// - `--maven DIR`: any Maven project in DIR (e.g. a checkout of gson), compiled one module at a time (its
-//   src/*/java files, every module's main roots on the source path); dependencies missing from the class path are
-//   compile errors (counted) that leave the project's own names resolved.
+// - `--projects DIR,…`: Maven or Gradle projects (e.g. checkouts of gson and mockito), compiled one module at a time
+//   (its src/*/java files, every module's non-test roots on the source path); dependencies missing from the class
+//   path are compile errors (counted) that leave the project's own names resolved.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -28,13 +28,13 @@ import { writeResultsSection } from './lib/write-results.mjs';
 
 const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
 const MODULES = ['java.sql', 'java.sql.rowset', 'java.transaction.xa', 'java.logging', 'java.net.http', 'java.naming', 'java.management', 'java.rmi', 'java.compiler', 'jdk.compiler', 'jdk.javadoc', 'jdk.jshell', 'jdk.jdeps', 'jdk.httpserver'];
-const USAGE = 'node bench/languages-java.mjs [--runs N] [--edits N] [--scale N] [--maven DIR [--maven-label TEXT]] [--no-write]';
+const USAGE = 'node bench/languages-java.mjs [--runs N] [--edits N] [--scale N] [--projects DIR,… [--labels name=text,…]] [--no-write]';
 const SPEC = {
   runs: { type: 'number', default: 3, help: 'interleaved cold-build rounds per tool beside codegraph (0: none)' },
   edits: { type: 'number', default: 20, help: 'one-file edits in the JDK tree and in zod (0: none)' },
   scale: { type: 'number', default: 5, help: 'copies of the JDK tree in the memory comparison, against 12 of zod (0: none)' },
-  maven: { type: 'string', default: '', help: 'also measure the Maven project in DIR' },
-  'maven-label': { type: 'string', default: '', help: 'what DIR holds, for RESULTS.md (a project and its commit)' },
+  projects: { type: 'string', default: '', help: 'also measure these Maven or Gradle projects (folders, comma-separated)' },
+  labels: { type: 'string', default: '', help: 'what each folder holds, for RESULTS.md: `name=text,…` by folder name (a project and its commit)' },
   write: { type: 'boolean', default: true, help: 'replace the Java subsection of bench/RESULTS.md' },
 };
 
@@ -147,24 +147,25 @@ async function jdkCorpora(classes) {
   return { corpora: out, flat };
 }
 
-async function mavenCorpus(classes, dir, label) {
-  const tree = path.join(WORK_DIR, 'java-maven');
+async function projectCorpus(classes, dir, label) {
+  const tree = path.join(WORK_DIR, 'java-project');
   rmrf(tree);
   fs.cpSync(dir, tree, { recursive: true, filter: (f) => !/\/(\.git|\.planning|target)(\/|$)/.test(f) });
   const files = listJava(tree).filter((f) => !f.endsWith('module-info.java'));
   const rootOf = (f) => /^(.*\/src\/[^/]+\/java[^/]*)\//.exec(f)?.[1];
   const roots = [...new Set(files.map(rootOf).filter(Boolean))].sort();
-  const mainRoots = roots.filter((r) => !/\/src\/test/.test(r));
+  const mainRoots = roots.filter((r) => !/\/src\/test\/java/.test(r));
   const moduleOf = (r) => r.replace(/\/src\/[^/]+\/java[^/]*$/, '');
   const truth = [];
   let errors = 0;
   for (const mod of [...new Set(roots.map(moduleOf))]) {
     const own = files.filter((f) => rootOf(f) && moduleOf(rootOf(f)) === mod);
-    const r = javacPairsCounted(classes, ['-d', path.join(WORK_DIR, 'java-maven-classes'), '-sourcepath', [...roots.filter((x) => moduleOf(x) === mod), ...mainRoots].join(':')], own, tree);
+    const r = javacPairsCounted(classes, ['-d', path.join(WORK_DIR, 'java-project-classes'), '-sourcepath', [...roots.filter((x) => moduleOf(x) === mod), ...mainRoots].join(':')], own, tree);
     truth.push(...r.pairs);
     errors += r.errors;
   }
-  const result = compare('maven', `${label || path.basename(dir)}: ${roots.length} source roots in ${new Set(roots.map(moduleOf)).size} Maven modules, compiled one module at a time without its dependencies (javac's errors are theirs: JUnit, Truth, protobuf …)`, truth, errors, await ours(tree));
+  const build = fs.existsSync(path.join(dir, 'pom.xml')) ? 'Maven' : 'Gradle';
+  const result = compare(path.basename(dir), `${label || path.basename(dir)}: ${roots.length} source roots in ${new Set(roots.map(moduleOf)).size} ${build} modules, compiled one module at a time without its dependencies (javac's errors are theirs: libraries not on the class path)`, truth, errors, await ours(tree));
   rmrf(tree);
   return result;
 }
@@ -207,7 +208,7 @@ function render(out) {
     L.push('', `Ratios (same run): codegraph wall / ours ${(sp.codegraph.wallMs / sp.ours.wallMs).toFixed(2)}×, CPU ${(sp.codegraph.cpuMs / sp.ours.cpuMs).toFixed(2)}×, peak RSS ${(sp.codegraph.maxRssMB / sp.ours.maxRssMB).toFixed(2)}×.`);
   }
   const m = out.machine;
-  L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start; ${out.javac}. Command: \`npm run build && node bench/languages-java.mjs${out.mavenArg}\` (${out.date}); needs the machine's JDK 17 and its source (\`apt-get install -y openjdk-17-jdk openjdk-17-source\`).`, '', '<!-- languages-java:end -->');
+  L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start; ${out.javac}. Command: \`npm run build && node bench/languages-java.mjs${out.projectsArg}\` (${out.date}); needs the machine's JDK 17 and its source (\`apt-get install -y openjdk-17-jdk openjdk-17-source\`).`, '', '<!-- languages-java:end -->');
   return L.join('\n');
 }
 
@@ -218,7 +219,8 @@ runMain(async () => {
   const classes = mkdirp(path.join(WORK_DIR, 'java-references'));
   execFileSync('javac', ['-d', classes, path.join(BENCH_DIR, 'languages', 'JavaReferences.java')]);
   const { corpora, flat } = await jdkCorpora(classes);
-  if (opts.maven) corpora.push(await mavenCorpus(classes, path.resolve(opts.maven), opts['maven-label']));
+  const labels = Object.fromEntries(opts.labels.split(',').filter(Boolean).map((l) => l.split('=')));
+  for (const dir of opts.projects.split(',').filter(Boolean)) corpora.push(await projectCorpus(classes, path.resolve(dir), labels[path.basename(dir)]));
   const work = mkdirp(path.join(WORK_DIR, 'languages-java'));
   const jdkFiles = corpora[0].files;
   const edits = opts.edits > 0 ? { count: opts.edits, ...(await editBesideJs({ name: 'java', tree: flat, own: (p) => p.endsWith('.java'), comment: (i) => `\n// bench ${i}\n` }, opts.edits, work)) } : null;
@@ -232,7 +234,7 @@ runMain(async () => {
     speed,
     date: new Date().toISOString().slice(0, 10),
     javac: execFileSync('javac', ['-version'], { encoding: 'utf8' }).trim(),
-    mavenArg: opts.maven ? ' --maven DIR' : '',
+    projectsArg: opts.projects ? ' --projects DIR,…' : '',
     corpora,
     machine,
   };
