@@ -81,7 +81,8 @@ export class JavaResolver implements LanguageResolver {
         above.add(x);
         if (x === '') break;
       }
-      const m = /^(?:(.*)\/)?src\/([^/]+)\/java(?:\/|$)/.exec(d);
+      // the first `src/<set>/java` of the path (a package may have folders named src and java further down)
+      const m = /^(?:(.*?)\/)??src\/([^/]+)\/java(?:\/|$)/.exec(d);
       if (m) rootDirs.set(joinDir(m[1] ?? '', `src/${m[2]}/java`), m[2].toLowerCase().includes('test'));
     }
     const read = (rel: string): string | null => {
@@ -100,8 +101,8 @@ export class JavaResolver implements LanguageResolver {
         for (const m of xml.matchAll(/<module>\s*([^<]+?)\s*<\/module>/g)) addModule(rel(dir, m[1]));
         const build = /<build>[\s\S]*<\/build>/.exec(xml)?.[0] ?? '';
         for (const [tag, test] of [['sourceDirectory', false], ['testSourceDirectory', true]] as const) {
-          const v = new RegExp(`<${tag}>\\s*([^<$]+?)\\s*</${tag}>`).exec(build)?.[1];
-          const r = v ? rel(dir, v.replace(/^\$\{(?:project\.)?basedir\}\/?/, '')) : null;
+          const v = new RegExp(`<${tag}>\\s*([^<]+?)\\s*</${tag}>`).exec(build)?.[1]?.replace(/^\$\{(?:project\.)?basedir\}\/?/, '');
+          const r = v && !v.includes('${') ? rel(dir, v) : null; // another property: not known without Maven
           if (r !== null) rootDirs.set(r, test);
         }
       }
