@@ -5,16 +5,17 @@
  * simple type names the file uses that nothing nearer declares: the resolver keeps those the package has),
  * `import static a.b.C.m;` → `a.b.C.m` (names `m`), `import static a.b.C.*;` → `a.b.C.*`. Then the references the
  * language allows without an import: one `same-package` record, specifier `<package>.*`, whose names are those same
- * used type names; and each fully-qualified type name written in the code (`a.b.C x;`, leftmost part lower-case)
- * as an `import` of `a.b.C`.
+ * used type names; each fully-qualified type name written in the code (`a.b.C x;`, `a.b.C.f` in an expression,
+ * leading parts lower-case) as an `import` of `a.b.C`; in `module-info.java`, the types `uses` and `provides` name.
  *
  * "Used type names" follow Java's scoping (JLS 6.4.1): a simple name that is a type somewhere in the file (a type,
  * `new X()`, a cast, an annotation, the qualifier of `X.m()`, `X.F`, `X::m`), minus the file's own type declarations
  * and type parameters and minus what single-type imports name (they shadow the package and on-demand imports).
  *
  * Exports: the public top-level types (class, interface, enum, record → `class`, `@interface` → `interface`) and the
- * public methods, fields, nested types and enum constants of those (`Type.member`). Symbols: every top-level type. The doc comment: the Javadoc of
- * the file's first public top-level type (else its first type), or the package's Javadoc in `package-info.java`.
+ * public methods, fields, nested types and enum constants of those (`Type.member`), at their names' lines. Symbols:
+ * every top-level type. The doc comment: the Javadoc of the file's first public top-level type (else its first
+ * type), or the package's Javadoc in `package-info.java`.
  */
 import type { ExportKind, ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
 import type { TsNode } from '../runtime.js';
