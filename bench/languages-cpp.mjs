@@ -25,7 +25,7 @@ import { promisify } from 'node:util';
 import { CORPORA_DIR, OUR_CLI, ROOT, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
 import { coldBuildRows } from './lib/our-edges.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
-import { editPath } from './lib/edit-path.mjs';
+import { editBesideJs } from './lib/language-speed.mjs';
 
 const run = promisify(execFile);
 const NODE_HEADERS = '/usr/include/node';
@@ -256,7 +256,7 @@ async function cmakeProject(name, src, jobs, edits) {
   const withoutDb = await compare(`${name}, no database`, tree, units, await ourGraph(tree), jobs, 'compile_commands.json moved away: include roots inferred');
   fs.renameSync(path.join(tree, 'build', 'compile_commands.json.off'), path.join(tree, 'build', 'compile_commands.json'));
   const CPP = /\.(c|h|cc|cpp|cxx|hh|hpp|hxx|ipp|inl)$/;
-  const editTimes = edits > 0 ? await editPath({ name: 'cpp', tree, own: (p) => CPP.test(p), comment: (i) => `\n// bench ${i}\n` }, edits, path.join(WORK_DIR, 'languages-cpp')) : null;
+  const editTimes = edits > 0 ? await editBesideJs({ name: 'cpp', tree, own: (p) => CPP.test(p), comment: (i) => `\n// bench ${i}\n` }, edits, path.join(WORK_DIR, 'languages-cpp')) : null;
   rmrf(tree);
   return { results: [withDb, withoutDb], editTimes: editTimes && { project: name, count: edits, ...editTimes } };
 }

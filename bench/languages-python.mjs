@@ -16,11 +16,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { BENCH_DIR, OUR_CLI, ROOT, RESULTS_MD, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, setAside, writeJson } from './lib/common.mjs';
-import { defaultMethod, measure } from './lib/measure.mjs';
-import { codegraphBin, codegraphEnv, ensureTools } from './tools.mjs';
-import { corpusDir } from './corpora.mjs';
-import { editPath } from './lib/edit-path.mjs';
+import { BENCH_DIR, OUR_CLI, ROOT, RESULTS_MD, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { editBesideJs, scaleBesideJs, speedBesideCodegraph } from './lib/language-speed.mjs';
 
 const DIST = '/usr/lib/python3/dist-packages';
 const USAGE = 'Usage: node bench/languages-python.mjs [--runs N] [--no-speed] [--no-write]';
@@ -88,84 +85,6 @@ async function accuracy(name, tree, roots) {
   return r;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-async function speed(tree, runs) {
-  ensureTools();
-  const method = defaultMethod();
-  const cgTree = copyDir(tree, `${tree}-codegraph`);
-  const home = mkdirp(path.join(WORK_DIR, 'languages-python', 'codegraph-home'));
-  const results = { ours: [], codegraph: [] };
-  for (let i = 0; i < runs; i++) {
-    for (const tool of i % 2 ? ['codegraph', 'ours'] : ['ours', 'codegraph']) {
-      let r;
-      if (tool === 'ours') {
-        setAside(path.join(tree, '.planning'));
-        r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { cwd: tree, method });
-      } else {
-        setAside(path.join(cgTree, '.codegraph'));
-        r = await measure(codegraphBin(), ['init', '-y', cgTree], { cwd: cgTree, env: codegraphEnv(home), method });
-      }
-      if (r.exitCode !== 0) throw new Error(`${tool} failed (exit ${r.exitCode}), log ${r.logFile}`);
-      results[tool].push(r);
-      log(`speed round ${i + 1}: ${tool} wall ${r.wallMs.toFixed(0)} ms, CPU ${r.cpuMs.toFixed(0)} ms, peak RSS ${r.maxRssMB.toFixed(0)} MB`);
-    }
-  }
-  const sum = (k, tool) => median(results[tool].map((r) => r[k]));
-  return {
-    method,
-    runs,
-    ours: { wallMs: sum('wallMs', 'ours'), cpuMs: sum('cpuMs', 'ours'), maxRssMB: Math.max(...results.ours.map((r) => r.maxRssMB)) },
-    codegraph: { wallMs: sum('wallMs', 'codegraph'), cpuMs: sum('cpuMs', 'codegraph'), maxRssMB: Math.max(...results.codegraph.map((r) => r.maxRssMB)) },
-  };
-}
-
-/**
- * The edit path: in this process, updateIntel after appending a comment line to the source file with the most
- * direct dependents, `edits` times, alternating a Python tree (Django) and a JS/TS one (zod, bench/corpora.mjs) of
- * similar size; the engine's own time (UpdateReport.engineMs), medians. The first edit of each is a warm-up.
- */
-function editPathOf(djangoTree, edits) {
-  return editPath({ name: 'python', tree: djangoTree, own: (p) => p.endsWith('.py'), comment: (i) => `\n# bench ${i}\n` }, edits, path.join(WORK_DIR, 'languages-python'));
-}
-
-/**
- * Memory at scale: a cold build (`intel build --no-cache`, GNU time's peak RSS) of `copies` copies of Django (~10,000
- * .py files at 12) against the same number of copies of zod (~10,000 JS/TS files), one after the other, twice.
- */
-async function scale(djangoTree, copies) {
-  const method = defaultMethod();
-  const make = (name, from) => {
-    const dest = path.join(WORK_DIR, 'languages-python', `scale-${name}`);
-    rmrf(dest);
-    for (let i = 0; i < copies; i++) fs.cpSync(from, path.join(dest, `copy${i}`), { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) });
-    return dest;
-  };
-  const trees = { python: make('python', djangoTree), 'js/ts': make('js', corpusDir('zod')) };
-  const out = {};
-  for (let round = 0; round < 2; round++) {
-    for (const [name, tree] of Object.entries(trees)) {
-      setAside(path.join(tree, '.planning'));
-      const r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache', '--json'], { cwd: tree, method });
-      if (r.exitCode !== 0) throw new Error(`scale ${name} failed, log ${r.logFile}`);
-      const files = JSON.parse(fs.readFileSync(r.logFile, 'utf8').slice(fs.readFileSync(r.logFile, 'utf8').indexOf('{'))).files;
-      out[name] = { files, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
-      log(`scale ${name}: ${files} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, wall ${r.wallMs.toFixed(0)} ms`);
-    }
-  }
-  for (const tree of Object.values(trees)) rmrf(tree);
-  return { copies, method, ...out };
-}
-
-function copyDir(from, to) {
-  rmrf(to);
-  fs.cpSync(from, to, { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) && !f.includes(`${path.sep}.codegraph`) });
-  return to;
-}
-
 function section(out) {
   const m = out.machine;
   const f = (x, d = 4) => x.toFixed(d);
@@ -221,12 +140,12 @@ runMain(async () => {
     versions: Object.fromEntries(['django', 'flask', 'jinja2', 'requests', 'rich'].map((p) => [p, debVersion(`python3-${p}`).replace(/^\d+:/, '').replace(/[-+].*$/, '')])),
     accuracy: [await accuracy('django', django, ['.']), await accuracy('src-layout', srcLayout, ['src'])],
   };
-  if (opts.edits > 0) out.edits = { count: opts.edits, ...(await editPathOf(django, opts.edits)) };
-  if (opts.scale > 0) out.scale = await scale(django, opts.scale);
+  if (opts.edits > 0) out.edits = { count: opts.edits, ...(await editBesideJs({ name: 'python', tree: django, own: (p) => p.endsWith('.py'), comment: (i) => `\n# bench ${i}\n` }, opts.edits, base)) };
+  if (opts.scale > 0) out.scale = await scaleBesideJs('python', django, opts.scale, base);
   if (opts.speed) {
     const mixed = copyPackages(path.join(base, 'peers'), ['django', 'flask', 'jinja2', 'requests', 'rich']);
     out.speedCorpus = { files: Number(execFileSync('sh', ['-c', `find ${JSON.stringify(mixed)} -name '*.py' | wc -l`], { encoding: 'utf8' })) };
-    out.speed = await speed(mixed, opts.runs);
+    out.speed = await speedBesideCodegraph(mixed, opts.runs, base);
   }
   writeJson(path.join(base, 'results.json'), out);
   const text = section(out);

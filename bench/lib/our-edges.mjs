@@ -87,7 +87,10 @@ export async function edgesFromGraphDb(dbFile) {
   }
 }
 
-/** A cold `intel build --no-cache` of `tree` (its .planning/ removed first): graph.db's rows, a node id → path map, and the wall time. */
+/**
+ * A cold `intel build --no-cache` of `tree` (its .planning/ removed first) and graph.db's rows as the engine reads
+ * them, with each node's path by id: what the language benches compare with their language's own resolver.
+ */
 export async function coldBuildRows(tree) {
   fs.rmSync(path.join(tree, '.planning'), { recursive: true, force: true });
   const t0 = performance.now();

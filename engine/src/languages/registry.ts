@@ -5,6 +5,7 @@
 import { javascript, typescript } from './builtin/index.js';
 import { cpp } from './cpp/index.js';
 import { go } from './go/index.js';
+import { java } from './java/index.js';
 import { python } from './python/index.js';
 import type { LanguageModule } from './types.js';
 
@@ -14,6 +15,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   python,
   go,
   cpp,
+  java,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */

@@ -5,13 +5,7 @@ import { blastRadius, buildIntel, dependencies, intelPaths, intelStatus, openInt
 import { readGraphRows } from '../../../engine/src/store/index.js';
 import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
 import { cleanupProjects, copyProject } from '../../helpers/project.js';
-
-/** What one import statement resolved to: one `kind:target` per entry of the record, in order. */
-function resolvedOf(record: FileRecord, specifier: string): string[] {
-  return record.imports
-    .filter((i) => i.specifier === specifier)
-    .map((i) => `${i.resolved.kind}:${'path' in i.resolved ? i.resolved.path : 'package' in i.resolved ? i.resolved.package : 'module' in i.resolved ? i.resolved.module : i.resolved.reason}`);
-}
+import { resolvedOf } from '../../helpers/resolved.js';
 
 const STORE = ['file:app/internal/store/store.go', 'file:app/internal/store/store_linux.go', 'file:app/internal/store/store_windows.go'];
 

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { buildIntel, intelPaths, updateIntel } from '../../../engine/src/index.js';
+import type { IndexDocument } from '../../../engine/src/types.js';
+import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
+import { cleanupProjects, copyProject, tempProject, writeFile } from '../../helpers/project.js';
+import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
+
+const CORE = 'core/src/main/java/com/acme/core';
+const APP = 'app/src/main/java/com/acme/app';
+
+const targetsOf = (root: string, file: string, specifier: string, kind = 'import') =>
+  (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files[file].imports
+    .filter((i) => i.specifier === specifier && i.kind === kind)
+    .map((i) => (i.resolved.kind === 'file' ? i.resolved.path : i.resolved.kind));
+
+describe('Java through incremental updates and the PostToolUse hook', () => {
+  after(cleanupProjects);
+
+  it('a file moved to another package is found there by the files that use it; equal to a rebuild', async () => {
+    const root = copyProject('java-rules');
+    await buildIntel(root);
+    assert.deepEqual(targetsOf(root, `${APP}/Main.java`, 'com.acme.app.*', 'same-package'), [`${APP}/Helper.java`]);
+    const source = readFileSync(path.join(root, APP, 'Helper.java'), 'utf8');
+    rmSync(path.join(root, APP, 'Helper.java'));
+    writeFile(root, `${CORE}/Helper.java`, source.replace('package com.acme.app;', 'package com.acme.core;'));
+    await updateIntel(root, [`${APP}/Helper.java`, `${CORE}/Helper.java`]);
+    // Main no longer has Helper in its own package: `import com.acme.core.*` now provides it
+    assert.deepEqual(targetsOf(root, `${APP}/Main.java`, 'com.acme.core.*'), [`${CORE}/Helper.java`, `${CORE}/Kind.java`, `${CORE}/Point.java`]);
+    assert.deepEqual(targetsOf(root, `${APP}/Main.java`, 'com.acme.app.*', 'same-package'), ['builtin']);
+    await assertSameAsRebuild(root, 'java-rules: Helper moved to com.acme.core');
+  });
+
+  it('a new type in the file\'s own package shadows the on-demand import at once; equal to a rebuild', async () => {
+    const root = copyProject('java-rules');
+    await buildIntel(root);
+    assert.deepEqual(targetsOf(root, `${APP}/Main.java`, 'com.acme.core.*'), [`${CORE}/Kind.java`, `${CORE}/Point.java`]);
+    writeFile(root, `${APP}/Kind.java`, 'package com.acme.app;\n\npublic enum Kind { A }\n');
+    const report = await updateIntel(root, [`${APP}/Kind.java`]);
+    assert.ok(report.reresolved.includes(`${APP}/Main.java`));
+    assert.deepEqual(targetsOf(root, `${APP}/Main.java`, 'com.acme.core.*'), [`${CORE}/Point.java`]);
+    assert.deepEqual(targetsOf(root, `${APP}/Main.java`, 'com.acme.app.*', 'same-package'), [`${APP}/Helper.java`, `${APP}/Kind.java`]);
+    await assertSameAsRebuild(root, 'java-rules: a shadowing type');
+  });
+
+  it('a build file that declares a source root re-resolves the project: a guess between two folders becomes exact', async () => {
+    const root = tempProject({
+      'svc/pom.xml': '<project><artifactId>svc</artifactId></project>\n',
+      'app/p/X.java': 'package p;\n\nimport q.Y;\n\nclass X { Y y; }\n',
+      'svc/java/q/Y.java': 'package q;\n\npublic class Y {}\n',
+      'svc/java/other/q/Y.java': 'package other.q;\n\npublic class Y {}\n',
+    });
+    await buildIntel(root);
+    const entry = () => (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files['app/p/X.java'].imports.find((i) => i.specifier === 'q.Y')!;
+    assert.equal(entry().inferred, true, 'no declared root: svc/java/q and svc/java/other/q can both be package q');
+    writeFile(root, 'svc/pom.xml', '<project><artifactId>svc</artifactId><build><sourceDirectory>java</sourceDirectory></build></project>\n');
+    await updateIntel(root, ['svc/pom.xml']);
+    assert.deepEqual(entry().resolved, { kind: 'file', path: 'svc/java/q/Y.java' });
+    assert.equal(entry().inferred, undefined);
+    await assertSameAsRebuild(root, 'java: a declared sourceDirectory');
+  });
+
+  it('the PostToolUse hook, spawned on a .java edit, puts the new import into the graph', async () => {
+    const root = copyProject('java-rules');
+    await buildIntel(root);
+    const file = path.join(root, APP, 'Helper.java');
+    const original = readFileSync(file, 'utf8');
+    const first = original.split('\n')[0];
+    const added = '\nimport com.acme.core.util.Strings;\n';
+    writeFileSync(file, original.replace(first, `${first}${added}`));
+    const run = await runHookProcess(HOOKS.postToolUse, payload.edit(root, file, first, `${first}${added}`, original), { cwd: root });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '');
+    await waitForWorkers(root);
+    assert.deepEqual(targetsOf(root, `${APP}/Helper.java`, 'com.acme.core.util.Strings'), [`${CORE}/util/Strings.java`]);
+    await assertSameAsRebuild(root, 'java-rules: hook edit');
+  });
+});
+
+describe('Java: bad input', () => {
+  after(cleanupProjects);
+
+  it('a file with a syntax error keeps its imports and says where; a malformed pom.xml steers nothing', async () => {
+    const root = tempProject({
+      'pom.xml': '<project><modules><module>../outside</module><build><sourceDirectory>',
+      'src/main/java/a/A.java': 'package a;\n\nimport b.B;\n\npublic class A {\n  void f( {\n}\n',
+      'src/main/java/b/B.java': 'package b;\n\npublic class B {}\n',
+    });
+    await buildIntel(root);
+    const files = (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
+    assert.match(files['src/main/java/a/A.java'].syntaxError?.message ?? '', /syntax error/);
+    assert.deepEqual(targetsOf(root, 'src/main/java/a/A.java', 'b.B'), ['src/main/java/b/B.java']);
+  });
+});
