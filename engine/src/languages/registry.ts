@@ -4,6 +4,7 @@
  */
 import { javascript, typescript } from './builtin/index.js';
 import { go } from './go/index.js';
+import { php } from './php/index.js';
 import { python } from './python/index.js';
 import type { LanguageModule } from './types.js';
 
@@ -12,6 +13,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   javascript,
   python,
   go,
+  php,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */
