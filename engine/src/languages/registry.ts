@@ -6,6 +6,7 @@ import { javascript, typescript } from './builtin/index.js';
 import { go } from './go/index.js';
 import { php } from './php/index.js';
 import { python } from './python/index.js';
+import { ruby } from './ruby/index.js';
 import type { LanguageModule } from './types.js';
 
 export const LANGUAGES: readonly LanguageModule[] = [
@@ -14,6 +15,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   python,
   go,
   php,
+  ruby,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */
