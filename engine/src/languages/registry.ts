@@ -3,6 +3,7 @@
  * extensions, the parse stage reads each file with its module, the resolver sends each import to its module.
  */
 import { javascript, typescript } from './builtin/index.js';
+import { csharp } from './csharp/index.js';
 import { go } from './go/index.js';
 import { php } from './php/index.js';
 import { python } from './python/index.js';
@@ -16,6 +17,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   go,
   php,
   ruby,
+  csharp,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */
