@@ -47,8 +47,9 @@ describe('C#: usings bound to the files that declare the types a file uses, scop
     assert.deepEqual(resolvedOf(files['tests/Shop.Tests/PricingTests.cs'], 'Shop.Core.Services'), ['file:src/Shop.Core/Services/Pricing.cs'], 'through the test project\'s references, transitively');
   });
 
-  it('a using whose namespace declares no type the file uses reaches every file of it, inferred', () => {
-    assert.deepEqual(resolvedOf(files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['~file:src/Shop.Core/Models/LineItem.cs', '~file:src/Shop.Core/Models/Order.cs', '~file:src/Shop.Core/Models/OrderExtensions.cs']);
+  it('a using that binds none of the file\'s types reaches the static classes of its namespace (extension methods), inferred', () => {
+    assert.deepEqual(resolvedOf(files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['~file:src/Shop.Core/Models/OrderExtensions.cs']);
+    assert.deepEqual(resolvedOf(files['src/Shop.Web/GlobalUsings.cs'], 'Shop.Core.Models'), ['builtin:Shop.Core.Models'], 'a global using binds through every file\'s own scope, not its own file');
   });
 
   it('the own namespace, its parents and the project\'s global usings bind without a using; block and nested namespaces', () => {

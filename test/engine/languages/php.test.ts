@@ -47,7 +47,7 @@ describe('PHP: includes by PHP\'s rules, class names by Composer\'s autoload, th
     assert.deepEqual(resolvedOf(c, 'App\\Models\\Post'), ['file:src/Models/Post.php']);
     assert.deepEqual(resolvedOf(c, 'App\\Models\\Comment'), ['file:src/Models/Comment.php']);
     assert.deepEqual(c.imports.find((i) => i.specifier === 'App\\Models\\Comment')?.names, ['C']);
-    assert.deepEqual(resolvedOf(c, 'Psr\\Log\\LoggerInterface'), ['external:Psr\\Log']);
+    assert.deepEqual(resolvedOf(c, 'Psr\\Log\\LoggerInterface'), ['external:psr/log'], 'the package composer.lock says declares the prefix');
     assert.deepEqual(resolvedOf(files['tests/Http/ControllerTest.php'], 'App\\Http\\Controller'), ['file:src/Http/Controller.php']);
   });
 
@@ -83,6 +83,7 @@ describe('PHP: includes by PHP\'s rules, class names by Composer\'s autoload, th
     assert.deepEqual(resolvedOf(b, '__DIR__/../outside.php'), ['unresolved:__DIR__/../outside.php: outside the project'], 'dirname(__DIR__)');
     assert.equal(b.imports.length, 4, 'the path with $env is not known before run time');
     assert.deepEqual(b.imports.map((i) => i.kind), ['require', 'require', 'include', 'require']);
+    assert.deepEqual(resolvedOf(files['src/Models/Post.php'], '__DIR__/../../config.php'), ['file:config.php'], 'an include inside a method');
   });
 
   it('exports: classes, interfaces, traits, enums, functions and constants with kind and line; purpose from the docblock, not the licence', () => {
@@ -100,7 +101,8 @@ describe('PHP: includes by PHP\'s rules, class names by Composer\'s autoload, th
     const inexact = rows.edges.filter((e) => !e.exact).map((e) => `${byPath.get(e.source)} -> ${byPath.get(e.target)}`).sort();
     assert.deepEqual(inexact, ['bootstrap.php -> config.php', 'src/Http/Controller.php -> plugins/Extra/Widget.php']);
     assert.equal(JSON.parse(rows.nodes.find((n) => n.path === 'src/Models/User.php')!.body).language, 'php');
-    assert.ok('composer.json' in (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).configFiles);
+    const configFiles = (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).configFiles;
+    assert.ok('composer.json' in configFiles && 'composer.lock' in configFiles);
     assert.deepEqual((await intelStatus(root)).languages, { php: 14 });
   });
 });

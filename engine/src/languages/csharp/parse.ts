@@ -1,7 +1,7 @@
 /**
  * The facts of one C# file from its tree-sitter tree:
- * - `using N;`, `global using N;`, `using static N.T;` and aliases `using A = N.T;` (at the top or in a namespace
- *   block): one import each, the namespace or type as the specifier; plus one `same-package` import for the file's
+ * - `using N;`, `global using N;` (names `*`), `using static N.T;` (names `*`) and aliases `using A = N.T;` (at the
+ *   top or in a namespace block): one import each, the namespace or type as the specifier; plus one `same-package` import for the file's
  *   own namespace (C# sees its types and its parents' without a using);
  * - the type names the file uses (capitalised identifiers where a type may stand: bases, `new`, declarations,
  *   generic arguments, `typeof`, casts, attributes as `X` and `XAttribute`, the receiver of `X.Member`), minus the types
@@ -151,8 +151,9 @@ class Reader {
     const target = node.namedChildren.filter((c) => c.type === 'qualified_name' || c.type === 'identifier' || c.type === 'generic_name' || c.type === 'alias_qualified_name').pop();
     if (!target || (alias && target.startIndex === node.childForFieldName('name')?.startIndex)) return;
     const isStatic = node.children.some((c) => !c.isNamed && c.type === 'static');
+    const isGlobal = node.children.some((c) => !c.isNamed && c.type === 'global');
     const spec = target.text.replace(/\s+/g, '').replace(/^global::/, '').replace(/<.*$/, '');
-    this.imports.push({ specifier: spec, kind: 'import', names: alias ? [alias] : isStatic ? ['*'] : [], line: lineOf(node) });
+    this.imports.push({ specifier: spec, kind: 'import', names: alias ? [alias] : isStatic || isGlobal ? ['*'] : [], line: lineOf(node) });
   }
 
   /** Collects the capitalised names used where a type may stand under `node`. */

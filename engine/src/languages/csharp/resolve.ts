@@ -8,15 +8,18 @@
  * - a file belongs to the project of the nearest `.csproj` above it; it sees the files of its own project and of the
  *   projects its `ProjectReference`s reach (transitively, as SDK-style projects do); without a `.csproj` every file;
  * - `using N;` (also `global using`) reaches the visible files of namespace N that declare a type the file uses: one
- *   exact target each, named by the types it declares. When the file uses none of them (an extension method, a name
- *   the parser did not see as a type), it reaches every visible file of N, inferred;
+ *   exact target each, named by the types it declares. When the file uses none of them, it can matter only for the
+ *   extension methods it brings: it reaches the visible files of N that declare a static class, inferred (none:
+ *   unresolved, an unused using as far as the file's text shows);
  * - the file's own namespace (`same-package`): the other visible files of it, of its parent namespaces and of the
  *   namespaces of its project's `global using`s that declare a type the file uses, exact; when none does, no edge
  *   (a builtin entry: the scope every file has);
+ * - `global using N;` binds nothing in its own file (no edge): every file of its project sees N through its
+ *   own-namespace entry;
  * - `using static N.T;` and `using A = N.T;`: the files declaring type T in N, exact; an alias of a namespace is
  *   `using N`;
  * - a namespace no project file declares is the framework's (`System`, `Microsoft`: builtin) or a package's
- *   (external).
+ *   (external); so is a framework namespace the project adds types to (polyfills) when the file uses none of them.
  */
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths.js';
@@ -26,11 +29,11 @@ import type { ImportTarget, LanguageResolver } from '../types.js';
 /** namespace → type name → files declaring it (partial classes: several) */
 type Declarations = Map<string, Map<string, RelPath[]>>;
 
-const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|@?"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\bnamespace\s+([\w.]+)\s*([;{])|\b(?:class|struct|interface|enum|record)\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)|\bdelegate\s+[\w.<>[\],?\s]+?\s([A-Za-z_]\w*)\s*[<(]|[{}]/g;
+const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|@?"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\bnamespace\s+([\w.]+)\s*([;{])|\b(?:(static)\s+(?:(?:partial|public|internal|unsafe)\s+)*)?(?:class|struct|interface|enum|record)\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)|\bdelegate\s+[\w.<>[\],?\s]+?\s([A-Za-z_]\w*)\s*[<(]|[{}]/g;
 
-/** The types a C# source declares, each with its namespace. */
-export function declaredTypes(text: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
+/** The types a C# source declares, each with its namespace and whether it is a static class (extension methods). */
+export function declaredTypes(text: string): Array<[string, string, boolean]> {
+  const out: Array<[string, string, boolean]> = [];
   const stack: Array<{ name: string; depth: number }> = [];
   let fileScoped = '';
   let depth = 0;
@@ -47,8 +50,8 @@ export function declaredTypes(text: string): Array<[string, string]> {
         depth++;
         stack.push({ name: outer ? `${outer}.${m[1]}` : m[1], depth });
       }
-    } else if (m[3] !== undefined || m[4] !== undefined) {
-      out.push([stack.length ? stack[stack.length - 1].name : fileScoped, (m[3] ?? m[4])!]);
+    } else if (m[4] !== undefined || m[5] !== undefined) {
+      out.push([stack.length ? stack[stack.length - 1].name : fileScoped, (m[4] ?? m[5])!, m[3] !== undefined]);
     }
   }
   return out;
@@ -62,6 +65,8 @@ export class CsharpResolver implements LanguageResolver {
     namespaces: Set<string>;
     projectOf: Map<RelPath, RelPath | null>;
     references: Map<RelPath, Set<RelPath>>;
+    /** namespace → files declaring a static class in it (where extension methods live) */
+    statics: Map<string, Set<RelPath>>;
     /** project ('' without one) → the namespaces its `global using`s bring into every file */
     globalUsings: Map<RelPath, string[]>;
   } | null = null;
@@ -77,10 +82,12 @@ export class CsharpResolver implements LanguageResolver {
     const declarations: Declarations = new Map();
     const namespaces = new Set<string>();
     const globals: Array<[RelPath, string]> = [];
+    const statics = new Map<string, Set<RelPath>>();
     for (const f of this.csFiles) {
       const text = this.host.readFile(f) ?? '';
       for (const m of text.matchAll(/^\s*global\s+using\s+([\w.]+)\s*;/gm)) globals.push([f, m[1].replace(/^global::/, '')]);
-      for (const [ns, type] of declaredTypes(text)) {
+      for (const [ns, type, isStatic] of declaredTypes(text)) {
+        if (isStatic) statics.set(ns, (statics.get(ns) ?? new Set<RelPath>()).add(f));
         for (let n = ns; n; n = n.includes('.') ? n.slice(0, n.lastIndexOf('.')) : '') namespaces.add(n);
         const types = declarations.get(ns) ?? new Map<string, RelPath[]>();
         const list = types.get(type) ?? [];
@@ -128,7 +135,7 @@ export class CsharpResolver implements LanguageResolver {
       if (!list.includes(ns)) list.push(ns);
       globalUsings.set(p, list);
     }
-    this.read = { declarations, namespaces, projectOf, references, globalUsings };
+    this.read = { declarations, namespaces, projectOf, references, globalUsings, statics };
     return this.read;
   }
 
@@ -192,23 +199,33 @@ export class CsharpResolver implements LanguageResolver {
       // nothing bound this way is no failure: the scope the language gives every file (builtin), no edge
       return hits.size ? targets(hits) : [{ resolved: { kind: 'builtin', module: spec } }];
     }
-    if (namespaces.has(spec)) {
+    const first = spec.split('.')[0];
+    const framework = first === 'System' || first === 'Microsoft' || first === 'Windows';
+    if (declarations.has(spec)) {
+      // a global using binds nothing in its own file: every file of the project sees it through its own-namespace entry
+      if (imp.names.includes('*')) return [{ resolved: { kind: 'builtin', module: spec } }];
       const hits = this.declaring(spec, imp.names, from);
       if (hits.size) return targets(hits);
-      const all = new Map<RelPath, string[]>();
-      for (const files of declarations.get(spec)?.values() ?? []) for (const f of files) if (f !== from && this.visible(from, f)) all.set(f, ['*']);
-      if (all.size) return targets(all, true);
-      return [{ resolved: unresolved(`${spec}: no file of the namespace is visible from this project (ProjectReference)`) }];
+      // a framework namespace the project adds a few types to (polyfills): the framework's, when none is used
+      if (!framework) {
+        const files = [...(declarations.get(spec)?.values() ?? [])].flat();
+        if (!files.some((f) => f !== from && this.visible(from, f))) return [{ resolved: unresolved(`${spec}: no file of the namespace is visible from this project (ProjectReference)`) }];
+        // no type of it is used: it can matter only for the extension methods its static classes bring
+        const extensions = new Map<RelPath, string[]>();
+        for (const f of this.config.statics.get(spec) ?? []) if (f !== from && this.visible(from, f)) extensions.set(f, ['*']);
+        if (extensions.size) return targets(extensions, true);
+        return [{ resolved: unresolved(`${spec}: the file uses no type of it and it has no static class (an unused using?)`) }];
+      }
     }
     // `using static N.T` / `using A = N.T`: a type
     const dot = spec.lastIndexOf('.');
-    if (dot > 0 && namespaces.has(spec.slice(0, dot))) {
+    if (dot > 0 && declarations.get(spec.slice(0, dot))?.has(spec.slice(dot + 1))) {
       const hits = this.declaring(spec.slice(0, dot), [spec.slice(dot + 1)], from);
       if (hits.size) return targets(hits).map((t) => ({ ...t, names: imp.names }));
-      return [{ resolved: unresolved(`${spec}: no visible file of ${spec.slice(0, dot)} declares ${spec.slice(dot + 1)}`) }];
+      return [{ resolved: unresolved(`${spec}: no file of ${spec.slice(0, dot)} that declares ${spec.slice(dot + 1)} is visible from this project (ProjectReference)`) }];
     }
-    const first = spec.split('.')[0];
-    return [{ resolved: first === 'System' || first === 'Microsoft' || first === 'Windows' ? { kind: 'builtin', module: spec } : { kind: 'external', package: spec.split('.').slice(0, 2).join('.') } }];
+    if (!framework && namespaces.has(spec)) return [{ resolved: unresolved(`${spec}: the project declares namespaces below it, no type in it`) }];
+    return [{ resolved: framework ? { kind: 'builtin', module: spec } : { kind: 'external', package: spec.split('.').slice(0, 2).join('.') } }];
   }
 }
 

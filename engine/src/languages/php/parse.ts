@@ -28,6 +28,8 @@ const DECLARATIONS: Record<string, SymbolKind> = {
 /** Statements whose bodies hold declarations PHP runs at the top level. */
 const CONTAINERS = new Set(['compound_statement', 'if_statement', 'else_clause', 'else_if_clause', 'colon_block', 'declare_statement']);
 
+const INCLUDE = /^(require|include)(_once)?_expression$/;
+
 /** Names that are not classes where a class name may stand. */
 const NOT_CLASSES = new Set(['self', 'static', 'parent', 'array', 'callable', 'iterable', 'mixed', 'void', 'null', 'never', 'object', 'int', 'float', 'bool', 'string', 'false', 'true']);
 
@@ -158,12 +160,6 @@ class Reader {
       case 'namespace_use_declaration':
         this.use(node);
         return;
-      case 'expression_statement': {
-        const e = node.namedChildren[0];
-        if (e) this.include(e);
-        this.collect(node);
-        return;
-      }
       case 'const_declaration':
         for (const el of node.namedChildren) if (el.type === 'const_element') this.symbol(el.namedChildren.find((c) => c.type === 'name')?.text, 'const', el);
         this.collect(node);
@@ -216,10 +212,7 @@ class Reader {
   }
 
   /** `require`/`include`(`_once`) of a path known before run time. */
-  private include(e: TsNode): void {
-    let target: TsNode | null = e;
-    if (target.type === 'assignment_expression') target = target.childForFieldName('right');
-    if (!target || !/^(require|include)(_once)?_expression$/.test(target.type)) return;
+  private include(target: TsNode): void {
     const arg = target.namedChildren[0];
     const path = arg ? includePath(arg) : null;
     if (path === null) return;
@@ -237,6 +230,7 @@ class Reader {
         continue;
       }
       if (n.type === 'namespace_use_declaration') continue;
+      if (INCLUDE.test(n.type)) this.include(n);
       for (let i = n.namedChildCount - 1; i >= 0; i--) stack.push(n.namedChild(i)!);
     }
   }

@@ -8,7 +8,8 @@
  * `<folder>/<rest of the name with \ as />.php`), then `psr-0` (`_` in the class name's last part is a folder too),
  * then the prefix-less fallback folders of both. Such an edge is exact.
  *
- * A class no autoload rule maps, but that a project file declares (a file `<Class>.php` whose `namespace` line is the
+ * A class no project file has under a prefix an installed package declares (composer.lock) is that package's
+ * (external). A class no autoload rule maps, but that a project file declares (a file `<Class>.php` whose `namespace` line is the
  * class's namespace: the PSR-4 habit without a composer.json, tests outside `autoload-dev`), is an inferred edge: PHP
  * finds it only if some autoloader or require does. A name under a project prefix with no file is unresolved; a
  * name of one segment is a global (builtin) class, any other an external package's.
@@ -25,7 +26,7 @@ import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
-export const PHP_CONFIG_FILES = ['composer.json'] as const;
+export const PHP_CONFIG_FILES = ['composer.json', 'composer.lock'] as const;
 
 interface Autoload {
   /** namespace prefix (with trailing `\`, '' for the fallback) → folders, project-relative */
@@ -34,6 +35,8 @@ interface Autoload {
   /** files and folders whose declared classes Composer maps */
   classmap: string[];
   files: string[];
+  /** namespace prefix → the installed package (composer.lock) whose psr-4 / psr-0 autoload declares it */
+  installed: Array<[string, string]>;
 }
 
 const NAMESPACE = /^\s*namespace\s+([A-Za-z_\x80-\uffff][\w\x80-\uffff\\]*)\s*[;{]/m;
@@ -62,9 +65,26 @@ export class PhpResolver implements LanguageResolver {
   /** Every composer.json in a folder holding PHP files or above one, read in path order (the root's first). */
   private get config(): NonNullable<PhpResolver['read']> {
     if (this.read) return this.read;
-    const autoload: Autoload = { psr4: [], psr0: [], classmap: [], files: [] };
+    const autoload: Autoload = { psr4: [], psr0: [], classmap: [], files: [], installed: [] };
     const configFiles: RelPath[] = [];
     for (const dir of [...this.phpDirs].sort()) {
+      const lockFile = joinDir(dir, 'composer.lock');
+      const lock = this.host.readFile(lockFile);
+      if (lock !== null) {
+        configFiles.push(lockFile);
+        try {
+          const json = JSON.parse(lock) as { packages?: unknown; 'packages-dev'?: unknown };
+          for (const p of [json.packages, json['packages-dev']].flatMap((l) => (Array.isArray(l) ? l : [])) as Array<{ name?: unknown; autoload?: Record<string, unknown> }>) {
+            if (typeof p?.name !== 'string') continue;
+            for (const key of ['psr-4', 'psr-0']) {
+              const map = p.autoload?.[key];
+              if (map && typeof map === 'object') for (const prefix of Object.keys(map)) if (prefix) autoload.installed.push([prefix, p.name]);
+            }
+          }
+        } catch {
+          // a malformed lock file names no installed package
+        }
+      }
       const file = joinDir(dir, 'composer.json');
       const text = this.host.readFile(file);
       if (text === null) continue;
@@ -172,6 +192,9 @@ export class PhpResolver implements LanguageResolver {
         if (hit) return hit;
       }
     }
+    // an installed package's prefix (composer.lock): vendor/, which is never indexed
+    const installed = autoload.installed.filter(([prefix]) => name.startsWith(prefix)).sort((a, b) => b[0].length - a[0].length)[0];
+    if (installed) return { resolved: { kind: 'external', package: installed[1] } };
     const declared = this.declaring(name);
     if (declared) return { resolved: { kind: 'file', path: declared }, inferred: true };
     if (covered) return { resolved: unresolved(`${name}: no file for it under the composer.json autoload folders`) };
