@@ -2,20 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { blastRadius, buildIntel, intelPaths, intelStatus, openIntel, updateIntel, type IntelReader } from '../../../engine/src/index.js';
-import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
+import { blastRadius, buildIntel, intelStatus, openIntel, updateIntel, type IntelReader } from '../../../engine/src/index.js';
+import type { FileRecord } from '../../../engine/src/types.js';
 import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
+import { indexFiles, resolvedOf } from '../../helpers/language-records.js';
 import { cleanupProjects, copyProject } from '../../helpers/project.js';
 import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
 
-const indexOf = (root: string) => (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
-
-/** What one statement resolved to: `kind:target`, `~` before an inferred one. */
-function resolvedOf(record: FileRecord, specifier: string): string[] {
-  return record.imports
-    .filter((i) => i.specifier === specifier)
-    .map((i) => `${i.inferred ? '~' : ''}${i.resolved.kind}:${'path' in i.resolved ? i.resolved.path : 'package' in i.resolved ? i.resolved.package : 'module' in i.resolved ? i.resolved.module : i.resolved.reason}`);
-}
+const indexOf = indexFiles;
 
 describe('C#: usings bound to the files that declare the types a file uses, scoped by ProjectReference (fixture csharp-rules)', () => {
   let root: string;

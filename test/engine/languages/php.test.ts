@@ -6,17 +6,11 @@ import { blastRadius, buildIntel, intelPaths, intelStatus, openIntel, type Intel
 import { readGraphRows } from '../../../engine/src/store/index.js';
 import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
 import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
+import { indexFiles, resolvedOf } from '../../helpers/language-records.js';
 import { cleanupProjects, copyProject, tempProject } from '../../helpers/project.js';
 import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
 
-const indexOf = (root: string) => (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
-
-/** What one statement resolved to: `kind:target`, `~` before an inferred one. */
-function resolvedOf(record: FileRecord, specifier: string): string[] {
-  return record.imports
-    .filter((i) => i.specifier === specifier)
-    .map((i) => `${i.inferred ? '~' : ''}${i.resolved.kind}:${'path' in i.resolved ? i.resolved.path : 'package' in i.resolved ? i.resolved.package : 'module' in i.resolved ? i.resolved.module : i.resolved.reason}`);
-}
+const indexOf = indexFiles;
 
 describe('PHP: includes by PHP\'s rules, class names by Composer\'s autoload, through the real pipeline (fixture php-rules)', () => {
   let root: string;

@@ -24,6 +24,7 @@
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
+import { memoised } from '../memo.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
 /** namespace → type name → files declaring it (partial classes: several) */
@@ -158,12 +159,7 @@ export class CsharpResolver implements LanguageResolver {
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${imp.names.join(',')}\u0000${imp.kind === 'same-package' ? from : ''}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = this.compute(imp, from);
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => this.compute(imp, from));
   }
 
   /** The visible files of namespace `ns` declaring one of `names`, each with the names it declares. */

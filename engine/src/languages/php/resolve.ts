@@ -24,6 +24,7 @@
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
+import { memoised } from '../memo.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
 export const PHP_CONFIG_FILES = ['composer.json', 'composer.lock'] as const;
@@ -129,12 +130,7 @@ export class PhpResolver implements LanguageResolver {
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     const key = imp.kind === 'require' || imp.kind === 'include' ? `${dirOf(from)}\u0000${imp.specifier}` : `\u0000${imp.specifier}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = this.compute(imp, from);
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => this.compute(imp, from));
   }
 
   private compute(imp: ImportRecord, from: RelPath): ImportTarget[] {

@@ -18,6 +18,7 @@
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
+import { memoised } from '../memo.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
 export const RUBY_CONFIG_FILES = ['Gemfile'] as const;
@@ -118,12 +119,7 @@ export class RubyResolver implements LanguageResolver {
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     const relative = imp.specifier.startsWith('./') || imp.specifier.startsWith('../') || imp.kind === 'include';
     const key = `${imp.kind === 'lazy-import' && /^[A-Z]/.test(imp.specifier) ? 'C' : 'R'}\u0000${relative ? dirOf(from) : ''}\u0000${imp.specifier}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = [this.compute(imp, from)];
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => [this.compute(imp, from)]);
   }
 
   private rb(dir: string, name: string): RelPath | null {
