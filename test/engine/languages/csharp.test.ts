@@ -99,6 +99,21 @@ describe('C# through the hook and updates', () => {
     await assertSameAsRebuild(root, 'csharp-rules');
   });
 
+  it('a type declared in an edited file binds the files that use it: a declaration change re-resolves the project', async () => {
+    const root = copyProject('csharp-rules');
+    await buildIntel(root);
+    const controller = path.join(root, 'src/Shop.Web/Controllers/OrdersController.cs');
+    writeFileSync(controller, readFileSync(controller, 'utf8').replace('    private readonly IPricing', '    private Coupon? _coupon;\n    private readonly IPricing'));
+    await updateIntel(root, ['src/Shop.Web/Controllers/OrdersController.cs']);
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Web/Controllers/OrdersController.cs'], 'Shop.Web.Controllers'), ['file:src/Shop.Core/Models/Order.cs']);
+    const extensions = path.join(root, 'src/Shop.Core/Models/OrderExtensions.cs');
+    writeFileSync(extensions, `${readFileSync(extensions, 'utf8')}\npublic class Coupon\n{\n}\n`);
+    const report = await updateIntel(root, ['src/Shop.Core/Models/OrderExtensions.cs']);
+    assert.ok(report.reresolved.includes('src/Shop.Web/Controllers/OrdersController.cs'));
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Web/Controllers/OrdersController.cs'], 'Shop.Web.Controllers'), ['file:src/Shop.Core/Models/Order.cs', 'file:src/Shop.Core/Models/OrderExtensions.cs']);
+    await assertSameAsRebuild(root, 'csharp-rules');
+  });
+
   it('a ProjectReference added to a .csproj re-resolves the project', async () => {
     const root = copyProject('csharp-rules');
     await buildIntel(root);

@@ -119,6 +119,18 @@ describe('PHP through the hook and updates', () => {
     await assertSameAsRebuild(root, 'php-rules');
   });
 
+  it('a file that changes its namespace moves the names other files resolve through it', async () => {
+    const root = copyProject('php-rules');
+    await buildIntel(root);
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Http/Controller.php'], 'Plugins\\Extra\\Widget'), ['~file:plugins/Extra/Widget.php']);
+    writeFileSync(path.join(root, 'plugins/Extra/Widget.php'), '<?php\n\nnamespace Plugins\\Other;\n\nclass Widget\n{\n}\n');
+    const { updateIntel } = await import('../../../engine/src/index.js');
+    const report = await updateIntel(root, ['plugins/Extra/Widget.php']);
+    assert.ok(report.reresolved.includes('src/Http/Controller.php'));
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Http/Controller.php'], 'Plugins\\Extra\\Widget'), ['external:Plugins\\Extra']);
+    await assertSameAsRebuild(root, 'php-rules');
+  });
+
   it('a composer.json edit re-resolves the project; a malformed one steers nothing and a syntax error keeps the facts', async () => {
     const root = tempProject({
       'composer.json': '{ "autoload": { "psr-4": { "Shop\\\\": "lib/" } } }',

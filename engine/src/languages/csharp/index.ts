@@ -16,6 +16,9 @@ export const csharp: LanguageModule = {
   // .csproj files are indexed (the resolver reads their ProjectReferences from the file set), so no config names
   configFiles: [],
   createResolver: (host) => new CsharpResolver(host),
+  // the resolver reads every file's namespaces, types and global usings
+  resolutionKey: ({ symbols, imports }) =>
+    JSON.stringify([symbols.map((s) => `${s.kind}:${s.name}`), imports.filter((i) => i.kind === 'import' && i.names.includes('*')).map((i) => i.specifier)]),
   fileType(path): FileType | null {
     if (path.toLowerCase().endsWith('.csproj')) return 'config';
     if (TEST_FILE.test(path)) return 'test';

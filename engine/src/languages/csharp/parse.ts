@@ -91,12 +91,14 @@ class Reader {
           const name = node.childForFieldName('name')?.text.replace(/\s+/g, '') ?? '';
           current = ns ? `${ns}.${name}` : name;
           this.namespace ||= current;
+          this.namespaceSymbol(current, node);
           continue;
         }
         case 'namespace_declaration': {
           const name = node.childForFieldName('name')?.text.replace(/\s+/g, '') ?? '';
           const full = current ? `${current}.${name}` : name;
           this.namespace ||= full;
+          this.namespaceSymbol(full, node);
           const body = node.childForFieldName('body');
           if (body) this.members(body, full, exported);
           continue;
@@ -116,12 +118,17 @@ class Reader {
     }
   }
 
+  /** a namespace the file declares: a symbol not exported (resolution reads it: languages/types.ts resolutionKey) */
+  private namespaceSymbol(name: string, at: TsNode): void {
+    if (name && !this.symbols.some((s) => s.kind === 'namespace' && s.name === name)) this.symbols.push({ name, kind: 'namespace', line: lineOf(at), exported: false });
+  }
+
   private type(node: TsNode, kind: SymbolKind, siblings: TsNode[], index: number, containerExported: boolean): void {
     const name = node.childForFieldName('name')?.text;
     const isPublic = containerExported && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'public');
     if (name) {
       this.declared.add(name);
-      if (!this.symbols.some((s) => s.name === name)) this.symbols.push({ name, kind, line: lineOf(node), exported: isPublic });
+      if (!this.symbols.some((s) => s.name === name && s.kind !== 'namespace')) this.symbols.push({ name, kind, line: lineOf(node), exported: isPublic });
       if (this.firstTypeDoc === null) this.firstTypeDoc = xmlDocText(this.docLines(siblings, index));
     }
     for (const c of node.namedChildren) {

@@ -15,6 +15,8 @@ export const php: LanguageModule = {
   parse: parsePhp,
   configFiles: PHP_CONFIG_FILES,
   createResolver: (host) => new PhpResolver(host),
+  // the resolver reads the namespaces and declarations of files (classmap, a class no autoload rule maps, functions)
+  resolutionKey: ({ symbols }) => symbols.map((s) => `${s.kind}:${s.name}`).join('\n'),
   fileType(path): FileType | null {
     if (TEST_FILE.test(path)) return 'test';
     return null;

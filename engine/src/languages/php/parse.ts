@@ -136,6 +136,13 @@ class Reader {
     this.symbols.push({ name, kind, line: lineOf(at), exported: true });
   }
 
+  /** the namespace a file declares, a symbol not exported (resolution reads it: languages/types.ts resolutionKey) */
+  private namespaceSymbol(name: string, at: TsNode): void {
+    if (this.seen.has(`namespace:${name}`)) return;
+    this.seen.add(`namespace:${name}`);
+    this.symbols.push({ name, kind: 'namespace', line: lineOf(at), exported: false });
+  }
+
   private statement(node: TsNode, previous: TsNode | null, top: boolean): void {
     switch (node.type) {
       case 'comment': {
@@ -149,6 +156,7 @@ class Reader {
         const name = node.childForFieldName('name');
         const body = node.childForFieldName('body');
         const scope: Scope = { namespace: name ? nameText(name).text : '', aliases: new Map(), used: new Set(), referenced: new Set() };
+        if (scope.namespace) this.namespaceSymbol(scope.namespace, node);
         if (body) {
           const outer = this.scope;
           this.scope = scope;
@@ -289,6 +297,6 @@ export function parsePhp({ root }: ParseInput): ParsedFile {
   const r = new Reader();
   r.statements(root, true);
   r.resolveReferences();
-  const exports: ExportRecord[] = r.symbols.map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
+  const exports: ExportRecord[] = r.symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
   return { imports: r.imports, exports, symbols: r.symbols, docComment: r.firstTypeDoc ?? r.fileDoc, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
 }
