@@ -5,6 +5,8 @@
 // Corpora: git snapshots of public repositories (pinned commits below), read from --snapshots DIR, where
 // DIR/<owner>+<name>/repo is a git directory (a mirror or `git clone --bare https://github.com/<owner>/<name>`); each
 // is exported (`git archive <commit>`) into bench/.work/ and built cold with our CLI (`intel build --no-cache`).
+// Edit path: a one-file update on the largest corpus of each language beside the same on zod (JS/TS, from the npm
+// registry through bench/corpora.mjs), interleaved in one process.
 // Truth (the machine's toolchains, `apt-get install -y ruby php-cli composer`; a language whose tool is missing is
 // reported without it):
 //   PHP   Composer's ClassLoader::findFile after `composer dump-autoload` of the project's own composer.json
@@ -18,27 +20,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { OUR_CLI, WORK_DIR, log, machineInfo, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { OUR_CLI, OUR_ENGINE, WORK_DIR, log, machineInfo, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
+import { corpusDir, ensureCorpus, getCorpus } from './corpora.mjs';
 
 const USAGE = 'Usage: node bench/languages-scripting.mjs [--snapshots DIR] [--no-write]';
 const SPEC = {
   snapshots: { type: 'string', default: '/work/.mirror', help: 'folder holding <owner>+<name>/repo git directories' },
   write: { type: 'boolean', default: true, help: 'replace the PHP, Ruby and C# subsections of bench/RESULTS.md' },
+  edits: { type: 'number', default: 10, help: 'one-file edits per language (edit path; 0: none)' },
 };
 
 const CORPORA = {
   php: [
     { repo: 'thephpleague/commonmark', commit: '8c812a3cd319485fa7b1110b926829013551afa3' },
-    { repo: 'composer/composer', commit: 'eba7baa59eb1b59246cf9800b0120fe78915b6ac' },
+    { repo: 'composer/composer', commit: 'eba7baa59eb1b59246cf9800b0120fe78915b6ac', edits: true },
   ],
   ruby: [
     { repo: 'rack/rack', commit: '8bf4eb078498edc9105fb04add80d89c5340e60b', loadPath: ['lib'] },
-    { repo: 'lobsters/lobsters', commit: '57268d762e1c2c95b7a8e64ee8deb259cddd8cc0', rails: true },
+    { repo: 'lobsters/lobsters', commit: '57268d762e1c2c95b7a8e64ee8deb259cddd8cc0', edits: true },
   ],
   csharp: [
     { repo: 'serilog/serilog', commit: '60935b4d7abad71cf6157b45a10f5c3c65ead527' },
-    { repo: 'JamesNK/Newtonsoft.Json', commit: '09bb545d72969ad7fb4ea07db0d5c34f4fc07877' },
+    { repo: 'JamesNK/Newtonsoft.Json', commit: '09bb545d72969ad7fb4ea07db0d5c34f4fc07877', edits: true },
   ],
 };
 
@@ -176,6 +180,56 @@ async function csharp(tree, c) {
   };
 }
 
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+const COMMENT = { php: '//', ruby: '#', csharp: '//', 'js/ts': '//' };
+const OWN = { php: /\.php$/, ruby: /\.rb$/, csharp: /\.cs$/, 'js/ts': /\.[cm]?tsx?$/ };
+
+/**
+ * The edit path: in this process, updateIntel after appending a comment line to the file of the language with the
+ * most direct dependents, `edits` times, interleaved with the same edit on a JS/TS tree (zod, bench/corpora.mjs);
+ * the engine's own time (UpdateReport.engineMs), medians, the first edit of each a warm-up. For C# also an edit that
+ * declares a new type (and the next removes it): the path where every .cs file's declarations are read again.
+ */
+async function editPath(trees, edits) {
+  const engine = await import(OUR_ENGINE);
+  const zod = getCorpus('zod');
+  ensureCorpus(zod);
+  const jsTree = path.join(WORK_DIR, 'scripting', 'zod');
+  rmrf(jsTree);
+  fs.cpSync(corpusDir('zod'), jsTree, { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) });
+  const all = { ...trees, 'js/ts': jsTree };
+  const picked = {};
+  for (const [name, tree] of Object.entries(all)) {
+    await engine.buildIntel(tree, { cache: false });
+    const reader = await engine.openIntel(tree);
+    const top = engine.hotspots(reader, { limit: 100000 }).hotspots.filter((h) => OWN[name].test(h.path) && !/\.d\.[cm]?ts$/.test(h.path)).sort((a, b) => b.direct - a.direct || (a.path < b.path ? -1 : 1))[0];
+    reader.close();
+    picked[name] = { file: top.path, direct: top.direct, times: [] };
+  }
+  const declaring = [];
+  for (let i = 0; i <= edits; i++) {
+    for (const [name, tree] of Object.entries(all)) {
+      fs.appendFileSync(path.join(tree, picked[name].file), `\n${COMMENT[name]} bench ${i}\n`);
+      const r = await engine.updateIntel(tree, [picked[name].file]);
+      if (i > 0) picked[name].times.push(r.engineMs);
+    }
+    if (trees.csharp) {
+      const file = path.join(trees.csharp, picked.csharp.file);
+      const text = fs.readFileSync(file, 'utf8');
+      fs.writeFileSync(file, i % 2 ? text.replace(/\nnamespace BenchAdded \{ public class Added\d+ \{ \} \}\n/, '\n') : `${text}\nnamespace BenchAdded { public class Added${i} { } }\n`);
+      const r = await engine.updateIntel(trees.csharp, [picked.csharp.file]);
+      if (i > 0) declaring.push(r.engineMs);
+    }
+  }
+  rmrf(jsTree);
+  const out = Object.fromEntries(Object.entries(picked).map(([name, p]) => [name, { file: p.file, direct: p.direct, medianMs: median(p.times) }]));
+  if (declaring.length) out.csharpDeclaring = median(declaring);
+  return out;
+}
+
 const f4 = (x) => (Number.isFinite(x) ? x.toFixed(4) : '—');
 const share = (s) => `${s.resolved} / ${s.statements} (${s.exact} exact, ${s.inferred} inferred, ${s.unresolved} unresolved)`;
 
@@ -203,6 +257,11 @@ function render(result) {
   for (const r of result.csharp) L.push(`| ${r.corpus} | ${r.csFiles} | ${r.projects} | ${r.usings} | ${share(r.intra)} | ${r.ownNamespace.bound} / ${r.ownNamespace.files} files | ${r.targets.exact} / ${r.targets.inferred} | ${r.buildMs} ms |`);
   L.push('');
   for (const r of result.csharp) if (r.unresolvedSample.length) L.push(`- ${r.corpus}, unresolved: ${r.unresolvedSample.slice(0, 3).map((x) => `\`${x}\``).join('; ')}.`);
+  if (result.edits) {
+    const e = result.edits;
+    const one = (name, label) => `${label}, \`${e[name].file}\` (${e[name].direct} direct dependents) ${e[name].medianMs.toFixed(1)} ms (${(e[name].medianMs / e['js/ts'].medianMs).toFixed(2)}× JS/TS)`;
+    L.push('', `One-file edit (a comment appended), engine time of \`updateIntel\` in one process, ${e.count} edits each interleaved with the same edit of zod's \`${e['js/ts'].file}\` (JS/TS, ${e['js/ts'].direct} direct dependents, ${e['js/ts'].medianMs.toFixed(1)} ms), medians: ${[e.php && one('php', 'PHP'), e.ruby && one('ruby', 'Ruby'), e.csharp && one('csharp', 'C#')].filter(Boolean).join('; ')}.${e.csharpDeclaring !== undefined ? ` A C# edit that declares or removes a type (every .cs file's declarations read again, the project re-resolved): ${e.csharpDeclaring.toFixed(1)} ms.` : ''}`);
+  }
   L.push('', machine, '');
   return L.join('\n');
 }
@@ -214,14 +273,21 @@ async function main() {
   if (has('composer')) tools.push(execFileSync('composer', ['--version'], { encoding: 'utf8', env: { ...process.env, COMPOSER_ALLOW_SUPERUSER: '1' } }).trim().split('\n')[0].replace(/ \d{4}-.*$/, ''));
   if (has('ruby')) tools.push(execFileSync('ruby', ['-v'], { encoding: 'utf8' }).trim().replace(/ \(.*$/, ''));
   const result = { date: new Date().toISOString().slice(0, 10), machine: machineInfo(), tools, php: [], ruby: [], csharp: [] };
+  const editTrees = {};
   for (const [language, run] of [['php', php], ['ruby', ruby], ['csharp', csharp]]) {
     for (const c of CORPORA[language]) {
       const tree = exportSnapshot(args.snapshots, c, language);
       const r = await run(tree, c);
       result[language].push(r);
       log(JSON.stringify({ ...r, truth: r.truth ? { ...r.truth, onlyOurs: r.truth.onlyOurs.slice(0, 15), onlyTruth: r.truth.onlyTruth.slice(0, 15) } : undefined }, null, 2));
-      rmrf(tree);
+      if (c.edits && args.edits > 0) editTrees[language] = tree;
+      else rmrf(tree);
     }
+  }
+  if (Object.keys(editTrees).length) {
+    result.edits = { count: args.edits, ...(await editPath(editTrees, args.edits)) };
+    log(JSON.stringify(result.edits));
+    for (const tree of Object.values(editTrees)) rmrf(tree);
   }
   writeJson(path.join(WORK_DIR, 'languages-scripting.json'), result);
   if (args.write) writeResultsSection('<!-- languages-scripting:start -->', '<!-- languages-scripting:end -->', `<!-- languages-scripting:start -->\n${render(result)}<!-- languages-scripting:end -->`, 'PHP, Ruby and C#');

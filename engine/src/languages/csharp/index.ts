@@ -5,7 +5,7 @@ import { parseCsharp } from './parse.js';
 import { CsharpResolver } from './resolve.js';
 
 /** A test project's files (`X.Tests/`, `X.UnitTests/`, `X.IntegrationTests/`, `tests/`) and `*Tests.cs`. */
-const TEST_FILE = /(^|\/)[^/]*\.(Unit|Integration|Functional)?Tests?\/|(^|\/)tests?\/|Tests?\.cs$/i;
+const TEST_FILE = /(^|\/)[^/]*\.(Unit|Integration|Functional)?Tests?\/|(^|\/)[Tt]ests?\/|(^|\/|[a-z0-9])Tests?\.cs$/;
 
 export const csharp: LanguageModule = {
   id: 'csharp',

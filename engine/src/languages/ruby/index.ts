@@ -7,6 +7,9 @@ import { RUBY_CONFIG_FILES, RubyResolver } from './resolve.js';
 /** RSpec's `*_spec.rb`, minitest's `*_test.rb` / `test_*.rb`, and what sits under `spec/` or `test/`. */
 const TEST_FILE = /(^|\/)([^/]*_(spec|test)|test_[^/]*)\.rb$|(^|\/)(spec|test)\//;
 
+/** A Rails application's configuration: `config/application.rb`, `config/routes.rb`, `config/initializers/` … */
+const RAILS_CONFIG = /(^|\/)config\/(initializers|environments)\/[^/]*\.rb$|(^|\/)config\/(application|environment|routes|boot|puma|spring|importmap)\.rb$/;
+
 export const ruby: LanguageModule = {
   id: 'ruby',
   name: 'Ruby',
@@ -17,7 +20,7 @@ export const ruby: LanguageModule = {
   createResolver: (host) => new RubyResolver(host),
   fileType(path): FileType | null {
     if (TEST_FILE.test(path)) return 'test';
-    if (path.endsWith('.gemspec') || /(^|\/)config\//.test(path)) return 'config';
+    if (path.endsWith('.gemspec') || RAILS_CONFIG.test(path)) return 'config';
     if (path.endsWith('.rake')) return 'script';
     return null;
   },
