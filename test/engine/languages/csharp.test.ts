@@ -6,7 +6,7 @@ import { blastRadius, buildIntel, intelStatus, openIntel, updateIntel, type Inte
 import type { FileRecord } from '../../../engine/src/types.js';
 import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
 import { indexFiles, resolvedOf } from '../../helpers/language-records.js';
-import { cleanupProjects, copyProject } from '../../helpers/project.js';
+import { cleanupProjects, copyProject, tempProject } from '../../helpers/project.js';
 import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
 
 const indexOf = indexFiles;
@@ -112,6 +112,22 @@ describe('C# through the hook and updates', () => {
     assert.ok(report.reresolved.includes('src/Shop.Web/Controllers/OrdersController.cs'));
     assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Web/Controllers/OrdersController.cs'], 'Shop.Web.Controllers'), ['file:src/Shop.Core/Models/Order.cs', 'file:src/Shop.Core/Models/OrderExtensions.cs']);
     await assertSameAsRebuild(root, 'csharp-rules');
+  });
+
+  it('a file edited into a syntax error keeps its statements once each, however many files they reach', async () => {
+    const root = tempProject({
+      'N/A.cs': 'namespace N;\npublic partial class P {}\n',
+      'N/B.cs': 'namespace N;\npublic partial class P {}\n',
+      'C.cs': 'using N;\nnamespace M;\nclass C { P p; }\n',
+    });
+    await buildIntel(root);
+    assert.deepEqual(resolvedOf(indexOf(root)['C.cs'], 'N'), ['file:N/A.cs', 'file:N/B.cs'], 'a partial class: one using, two files');
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(path.join(root, 'C.cs'), `using N;\nnamespace M;\nclass C { P p; ${'{'.repeat(i + 1)}\n`);
+      await updateIntel(root, ['C.cs']);
+      assert.match(indexOf(root)['C.cs'].syntaxError?.message ?? '', /syntax error/);
+      assert.deepEqual(resolvedOf(indexOf(root)['C.cs'], 'N'), ['file:N/A.cs', 'file:N/B.cs']);
+    }
   });
 
   it('a ProjectReference added to a .csproj re-resolves the project', async () => {
