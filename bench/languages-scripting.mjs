@@ -205,7 +205,9 @@ async function editPath(trees, edits) {
   for (const [name, tree] of Object.entries(all)) {
     await engine.buildIntel(tree, { cache: false });
     const reader = await engine.openIntel(tree);
-    const top = engine.hotspots(reader, { limit: 100000 }).hotspots.filter((h) => OWN[name].test(h.path) && !/\.d\.[cm]?ts$/.test(h.path)).sort((a, b) => b.direct - a.direct || (a.path < b.path ? -1 : 1))[0];
+    const records = JSON.parse(fs.readFileSync(engine.intelPaths(tree).index, 'utf8')).files;
+    // a file that parses cleanly (one with a syntax error keeps its previous facts, so its edit would measure less)
+    const top = engine.hotspots(reader, { limit: 100000 }).hotspots.filter((h) => OWN[name].test(h.path) && !/\.d\.[cm]?ts$/.test(h.path) && !records[h.path]?.syntaxError).sort((a, b) => b.direct - a.direct || (a.path < b.path ? -1 : 1))[0];
     reader.close();
     picked[name] = { file: top.path, direct: top.direct, times: [] };
   }
