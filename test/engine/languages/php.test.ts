@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { blastRadius, buildIntel, intelPaths, intelStatus } from '../../../engine/src/index.js';
 import { readGraphRows } from '../../../engine/src/store/index.js';
 import type { IndexDocument } from '../../../engine/src/types.js';
