@@ -58,6 +58,18 @@ export function declaredTypes(text: string): Array<[string, string, boolean]> {
   return out;
 }
 
+interface FileFacts {
+  stamp: string;
+  types: Array<[string, string, boolean]>;
+  globalUsings: string[];
+}
+
+/**
+ * What was read of each .cs file (root + path → its facts and stamp), for the process: a cold update (a new resolver
+ * after the file set changed, or in a new process of the same worker) reads only the files whose stamp moved.
+ */
+const FACTS = new Map<string, FileFacts>();
+
 export class CsharpResolver implements LanguageResolver {
   private readonly csFiles: RelPath[];
   private readonly projects: RelPath[];
@@ -85,9 +97,9 @@ export class CsharpResolver implements LanguageResolver {
     const globals: Array<[RelPath, string]> = [];
     const statics = new Map<string, Set<RelPath>>();
     for (const f of this.csFiles) {
-      const text = this.host.readFile(f) ?? '';
-      for (const m of text.matchAll(/^\s*global\s+using\s+([\w.]+)\s*;/gm)) globals.push([f, m[1].replace(/^global::/, '')]);
-      for (const [ns, type, isStatic] of declaredTypes(text)) {
+      const { types, globalUsings } = this.factsOf(f);
+      for (const g of globalUsings) globals.push([f, g]);
+      for (const [ns, type, isStatic] of types) {
         if (isStatic) statics.set(ns, (statics.get(ns) ?? new Set<RelPath>()).add(f));
         for (let n = ns; n; n = n.includes('.') ? n.slice(0, n.lastIndexOf('.')) : '') namespaces.add(n);
         const types = declarations.get(ns) ?? new Map<string, RelPath[]>();
@@ -138,6 +150,22 @@ export class CsharpResolver implements LanguageResolver {
     }
     this.read = { declarations, namespaces, projectOf, references, globalUsings, statics };
     return this.read;
+  }
+
+  /** A file's declared types and global usings, read from its text; kept across resolvers while its stamp holds. */
+  private factsOf(file: RelPath): FileFacts {
+    const key = `${this.host.root}\u0000${file}`;
+    const stamp = this.host.stampOf?.(file) ?? null;
+    const known = stamp === null ? undefined : FACTS.get(key);
+    if (known && known.stamp === stamp) return known;
+    const text = this.host.readFile(file) ?? '';
+    const facts: FileFacts = {
+      stamp: stamp ?? '',
+      types: declaredTypes(text),
+      globalUsings: [...text.matchAll(/^\s*global\s+using\s+([\w.]+)\s*;/gm)].map((m) => m[1].replace(/^global::/, '')),
+    };
+    if (stamp !== null) FACTS.set(key, facts);
+    return facts;
   }
 
   configFiles(): RelPath[] {
