@@ -191,7 +191,7 @@ const OWN = { php: /\.php$/, ruby: /\.rb$/, csharp: /\.cs$/, 'js/ts': /\.[cm]?ts
  * The edit path: in this process, updateIntel after appending a comment line to the file of the language with the
  * most direct dependents, `edits` times, interleaved with the same edit on a JS/TS tree (zod, bench/corpora.mjs);
  * the engine's own time (UpdateReport.engineMs), medians, the first edit of each a warm-up. For C# also an edit that
- * declares a new type (and the next removes it): the path where every .cs file's declarations are read again.
+ * declares a new type (and the next removes it): the path where the project is resolved again.
  */
 async function editPath(trees, edits) {
   const engine = await import(OUR_ENGINE);
@@ -262,7 +262,7 @@ function render(result) {
   if (result.edits) {
     const e = result.edits;
     const one = (name, label) => `${label}, \`${e[name].file}\` (${e[name].direct} direct dependents) ${e[name].medianMs.toFixed(1)} ms (${(e[name].medianMs / e['js/ts'].medianMs).toFixed(2)}× JS/TS)`;
-    L.push('', `One-file edit (a comment appended), engine time of \`updateIntel\` in one process, ${e.count} edits each interleaved with the same edit of zod's \`${e['js/ts'].file}\` (JS/TS, ${e['js/ts'].direct} direct dependents, ${e['js/ts'].medianMs.toFixed(1)} ms), medians: ${[e.php && one('php', 'PHP'), e.ruby && one('ruby', 'Ruby'), e.csharp && one('csharp', 'C#')].filter(Boolean).join('; ')}.${e.csharpDeclaring !== undefined ? ` A C# edit that declares or removes a type (every .cs file's declarations read again, the project re-resolved): ${e.csharpDeclaring.toFixed(1)} ms.` : ''}`);
+    L.push('', `One-file edit (a comment appended), engine time of \`updateIntel\` in one process, ${e.count} edits each interleaved with the same edit of zod's \`${e['js/ts'].file}\` (JS/TS, ${e['js/ts'].direct} direct dependents, ${e['js/ts'].medianMs.toFixed(1)} ms), medians: ${[e.php && one('php', 'PHP'), e.ruby && one('ruby', 'Ruby'), e.csharp && one('csharp', 'C#')].filter(Boolean).join('; ')}.${e.csharpDeclaring !== undefined ? ` A C# edit that declares or removes a type (a new resolver, every import of the project resolved again): ${e.csharpDeclaring.toFixed(1)} ms.` : ''}`);
   }
   L.push('', machine, '');
   return L.join('\n');
