@@ -43,7 +43,8 @@ export function makeRecord(
       docComment: source.docComment,
       exports: source.exports,
       symbols: source.symbols,
-      imports: source.imports.map(({ specifier, kind, names, line, reexports }) =>
+      // a previous record's further targets of a statement (`part`) are no parse facts: the statement makes them again
+      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports }) =>
         reexports ? { specifier, kind, names, line, reexports } : { specifier, kind, names, line },
       ),
       syntaxError: p.syntaxError,

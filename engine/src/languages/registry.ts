@@ -4,9 +4,12 @@
  */
 import { javascript, typescript } from './builtin/index.js';
 import { cpp } from './cpp/index.js';
+import { csharp } from './csharp/index.js';
 import { go } from './go/index.js';
 import { java } from './java/index.js';
+import { php } from './php/index.js';
 import { python } from './python/index.js';
+import { ruby } from './ruby/index.js';
 import type { LanguageModule } from './types.js';
 
 export const LANGUAGES: readonly LanguageModule[] = [
@@ -16,6 +19,9 @@ export const LANGUAGES: readonly LanguageModule[] = [
   go,
   cpp,
   java,
+  php,
+  ruby,
+  csharp,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */

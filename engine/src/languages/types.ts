@@ -3,7 +3,7 @@
  * `engine/src/languages/<id>/`, whose index.ts exports one LanguageModule, and one line in registry.ts.
  */
 import type { ResolverHost } from '../resolve/host.js';
-import type { FileType, ImportRecord, ParsedFile, RelPath, Resolution } from '../types.js';
+import type { FileType, ImportRecord, ParsedFile, RelPath, Resolution, SymbolRecord } from '../types.js';
 import type { TsNode } from './runtime.js';
 
 /** One file an import statement reaches (LanguageResolver.resolve). */
@@ -57,6 +57,12 @@ export interface LanguageModule {
   configFiles: readonly string[];
   /** the language's resolver over a file set; absent for the built-in JS/TS module (engine/src/resolve/) */
   createResolver?(host: ResolverHost): LanguageResolver;
+  /**
+   * For a resolver that reads other files' declarations (C#: which file declares a type): what of a file's facts it
+   * reads. An update whose file changes it makes a new resolver and resolves every import again; absent, only the
+   * file set, config files and import specifiers matter.
+   */
+  resolutionKey?(facts: { symbols: readonly SymbolRecord[]; imports: readonly ImportRecord[] }): string;
   /** the file's type when the language has its own layout (`test_x.py`, `x_test.go`); null: the generic rule */
   fileType?(path: RelPath): FileType | null;
   /** globs no scan enters: where the language's tools put installed or generated files (`**\/__pycache__/**`) */

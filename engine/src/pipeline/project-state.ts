@@ -43,6 +43,14 @@ export function diskResolverHost(root: string, files: ReadonlySet<RelPath>): Res
         return false;
       }
     },
+    stampOf(rel) {
+      try {
+        const s = statSync(path.join(root, rel));
+        return `${s.size}:${s.mtimeMs}`;
+      } catch {
+        return null;
+      }
+    },
   };
 }
 

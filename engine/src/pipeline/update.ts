@@ -8,7 +8,7 @@ import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js
 import { moduleStyleOf, recordExportStyle } from '../graph/conventions.js';
 import { toRelPath } from '../ids.js';
 import { prepareGrammars } from '../languages/parse.js';
-import { resolutionConfigNames } from '../languages/registry.js';
+import { languageOf, resolutionConfigNames } from '../languages/registry.js';
 import { createParsePool, loadFile } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { perfMark } from '../perf.js';
@@ -116,6 +116,12 @@ function specifierKey(r: FileRecord): string {
   return r.imports.map((i) => `${i.kind}\u0000${i.specifier}`).join('\u0001');
 }
 
+function declarationsChanged(prev: FileRecord | undefined, next: LoadedFile): boolean {
+  const key = languageOf(next.path)?.resolutionKey;
+  if (!key || !prev) return false;
+  return key(prev) !== key('parsed' in next ? next.parsed : { symbols: [], imports: [] });
+}
+
 /** What summary.md shows of one file through edges, externals and unresolved imports: when it moves, so may everything. */
 function graphFacts(r: FileRecord): string {
   return JSON.stringify([
@@ -152,7 +158,9 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
     !forceReresolve &&
     (configFilesChanged(state.root, state.configFiles) || newConfigFiles(state.root, loaded.map((l) => l.path), state.configFiles).length > 0);
   // the resolver of the previous update (warm-state.ts) while the file set and every config file it read are the same
-  const kept = fileSetChanged || forceReresolve || configsMoved ? null : state.resolution;
+  // a file whose declarations other files' resolution reads (languages/types.ts resolutionKey) changed them
+  const declarationsMoved = !fileSetChanged && loaded.some((l) => declarationsChanged(state.records.get(l.path), l));
+  const kept = fileSetChanged || forceReresolve || configsMoved || declarationsMoved ? null : state.resolution;
   const files = kept?.files ?? new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
   const resolver = kept?.resolver ?? resolverFor(state.root, files);
   kept?.resolver.forgetResults();
@@ -174,7 +182,7 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
   // When the file set, a resolution config or the specifiers of a changed file move, every import of the project is
   // resolved again (a few ms even for thousands of files), which keeps edges and the config files read exactly what a
   // rebuild would give. Otherwise no other file's resolution can have changed.
-  const full = fileSetChanged || specifiersChanged || forceReresolve || configsMoved;
+  const full = fileSetChanged || specifiersChanged || forceReresolve || configsMoved || declarationsMoved;
   let stampsMoved = false;
   if (full) {
     for (const [p, r] of state.records) {

@@ -10,6 +10,11 @@ export interface ResolverHost {
   readFile(rel: string): string | null;
   /** any file on disk, project-relative */
   fileExists(rel: string): boolean;
+  /**
+   * A stamp of the file's content (size and mtime), null when absent: lets a resolver that reads many files' text
+   * (C#'s declared types) keep what it read of an unchanged file from one resolver to the next. Optional.
+   */
+  stampOf?(rel: string): string | null;
 }
 
 export interface Resolver {

@@ -1,0 +1,30 @@
+/** C#: `.cs` files (and `.csproj` project files), read by tree-sitter-c-sharp; usings bound to the files declaring the types used. */
+import type { FileType } from '../../types.js';
+import type { LanguageModule } from '../types.js';
+import { parseCsharp } from './parse.js';
+import { CsharpResolver } from './resolve.js';
+
+/** A test project's files (`X.Tests/`, `X.UnitTests/`, `X.IntegrationTests/`, `tests/`) and `*Tests.cs`. */
+const TEST_FILE = /(^|\/)[^/]*\.(Unit|Integration|Functional)?Tests?\/|(^|\/)[Tt]ests?\/|(^|\/|[a-z0-9])Tests?\.cs$/;
+
+export const csharp: LanguageModule = {
+  id: 'csharp',
+  name: 'C#',
+  extensions: ['.cs', '.csproj'],
+  grammar: 'tree-sitter-c-sharp.wasm',
+  parse: parseCsharp,
+  // .csproj files are indexed (the resolver reads their ProjectReferences from the file set), so no config names
+  configFiles: [],
+  createResolver: (host) => new CsharpResolver(host),
+  // the resolver reads every file's namespaces, types and global usings
+  resolutionKey: ({ symbols, imports }) =>
+    JSON.stringify([symbols.map((s) => `${s.kind}:${s.name}`), imports.filter((i) => i.kind === 'import' && i.names.includes('*')).map((i) => i.specifier)]),
+  fileType(path): FileType | null {
+    if (path.toLowerCase().endsWith('.csproj')) return 'config';
+    if (TEST_FILE.test(path)) return 'test';
+    return null;
+  },
+  // MSBuild's output folders
+  exclude: ['**/bin/Debug/**', '**/bin/Release/**', '**/obj/**'],
+  namingConvention: 'PascalCase',
+};

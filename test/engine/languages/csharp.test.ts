@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { blastRadius, buildIntel, intelStatus, openIntel, updateIntel, type IntelReader } from '../../../engine/src/index.js';
+import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
+import { builtFixture, indexFiles, resolvedOf } from '../../helpers/language-records.js';
+import { cleanupProjects, copyProject, tempProject } from '../../helpers/project.js';
+import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
+
+const indexOf = indexFiles;
+
+describe('C#: usings bound to the files that declare the types a file uses, scoped by ProjectReference (fixture csharp-rules)', () => {
+  const f = builtFixture('csharp-rules');
+
+  it('.cs and .csproj files are C#; a *.Tests project is tests; obj/ is never indexed', () => {
+    const cs = Object.values(f.files).filter((f) => f.language === 'csharp').map((f) => f.path);
+    assert.equal(cs.length, 15);
+    assert.ok(!cs.some((p) => p.includes('/obj/')));
+    assert.equal(f.files['tests/Shop.Tests/PricingTests.cs'].type, 'test');
+    assert.equal(f.files['src/Shop.Web/Shop.Web.csproj'].type, 'config');
+  });
+
+  it('using N reaches only the files of N that declare a type the file uses, exact, named by those types', () => {
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Services/Pricing.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/Order.cs'], 'LineItem.cs declares nothing Pricing uses');
+    const entry = f.files['src/Shop.Core/Services/Pricing.cs'].imports.find((i) => i.specifier === 'Shop.Core.Models')!;
+    assert.deepEqual(entry.targetNames, ['Order']);
+    assert.deepEqual(resolvedOf(f.files['tests/Shop.Tests/PricingTests.cs'], 'Shop.Core.Services'), ['file:src/Shop.Core/Services/Pricing.cs'], 'through the test project\'s references, transitively');
+  });
+
+  it('a using that binds none of the file\'s types reaches the static classes of its namespace (extension methods), inferred', () => {
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['~file:src/Shop.Core/Models/OrderExtensions.cs']);
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/GlobalUsings.cs'], 'Shop.Core.Models'), ['builtin:Shop.Core.Models'], 'a global using binds through every file\'s own scope, not its own file');
+  });
+
+  it('the own namespace, its parents and the project\'s global usings bind without a using; block and nested namespaces', () => {
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Services/Pricing.cs'], 'Shop.Core.Services'), ['file:src/Shop.Core/Services/IPricing.cs']);
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Models/Order.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/LineItem.cs'], 'LineItem is declared in a block namespace');
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Controllers/OrdersController.cs'], 'Shop.Web.Controllers'), ['file:src/Shop.Core/Models/Order.cs'], 'Order through `global using Shop.Core.Models` in GlobalUsings.cs');
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Models/LineItem.cs'], 'Shop.Core.Models'), ['builtin:Shop.Core.Models'], 'nothing bound: no edge');
+  });
+
+  it('using static and aliases name one type: exact; framework namespaces are builtin, packages external', () => {
+    const c = f.files['src/Shop.Web/Controllers/OrdersController.cs'];
+    assert.deepEqual(resolvedOf(c, 'Shop.Core.Util.Calc'), ['file:src/Shop.Core/Util/Calc.cs'], 'Calc sits in nested namespace blocks');
+    assert.deepEqual(resolvedOf(c, 'Shop.Core.Services.Pricing'), ['file:src/Shop.Core/Services/Pricing.cs']);
+    assert.deepEqual(c.imports.find((i) => i.specifier === 'Shop.Core.Services.Pricing')?.names, ['P']);
+    assert.deepEqual(resolvedOf(c, 'System.Linq'), ['builtin:System.Linq']);
+    assert.deepEqual(resolvedOf(c, 'Newtonsoft.Json'), ['external:Newtonsoft.Json']);
+  });
+
+  it('ProjectReference scopes: a project that does not reference Shop.Core does not see its namespaces', () => {
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Other/Report.cs'], 'Shop.Core.Models'), ['unresolved:Shop.Core.Models: no file of the namespace is visible from this project (ProjectReference)']);
+  });
+
+  it('exports: public types with kind and line (internal ones are symbols only); purpose from the XML doc summary', () => {
+    assert.deepEqual(f.files['src/Shop.Core/Models/Order.cs'].exports.map((e) => `${e.name}:${e.kind}:${e.line}`), ['Order:class:8', 'Status:enum:14']);
+    assert.ok(f.files['src/Shop.Core/Models/Order.cs'].symbols.some((s) => s.name === 'Hidden' && !s.exported));
+    assert.deepEqual(f.files['src/Shop.Core/Services/Pricing.cs'].exports.map((e) => e.name), ['Pricing', 'Rule'], 'a public nested type of a public type');
+    assert.deepEqual(f.files['src/Shop.Core/Services/IPricing.cs'].exports.map((e) => `${e.name}:${e.kind}`), ['IPricing:interface']);
+    assert.equal(f.files['src/Shop.Core/Models/Order.cs'].docComment, 'An order a customer places, made of LineItems.');
+    assert.equal(f.files['src/Shop.Core/Models/LineItem.cs'].docComment, 'One line of an order.');
+  });
+
+  it('blast radius across projects; intel status counts C#', async () => {
+    const r = blastRadius(f.reader, 'src/Shop.Core/Services/Pricing.cs');
+    assert.deepEqual(Object.fromEntries(r.byDepth.map((l) => [l.depth, l.files.map((f) => f.path).sort()])), { 1: ['src/Shop.Web/Controllers/OrdersController.cs', 'tests/Shop.Tests/PricingTests.cs'] });
+    assert.deepEqual((await intelStatus(f.root)).languages, { csharp: 15 });
+  });
+});
+
+describe('C# through the hook and updates', () => {
+  after(cleanupProjects);
+
+  it('the PostToolUse hook, spawned on a .cs edit, binds a newly used type', async () => {
+    const root = copyProject('csharp-rules');
+    await buildIntel(root);
+    const file = path.join(root, 'src', 'Shop.Core', 'Models', 'LineItem.cs');
+    const original = readFileSync(file, 'utf8');
+    const edited = original.replace('decimal Price);', 'decimal Price, Status State);');
+    writeFileSync(file, edited);
+    const run = await runHookProcess(HOOKS.postToolUse, payload.edit(root, file, 'decimal Price);', 'decimal Price, Status State);', original), { cwd: root });
+    assert.equal(run.code, 0, run.stderr);
+    await waitForWorkers(root);
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Core/Models/LineItem.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/Order.cs']);
+    await assertSameAsRebuild(root, 'csharp-rules');
+  });
+
+  it('a type declared in an edited file binds the files that use it: a declaration change re-resolves the project', async () => {
+    const root = copyProject('csharp-rules');
+    await buildIntel(root);
+    const controller = path.join(root, 'src/Shop.Web/Controllers/OrdersController.cs');
+    writeFileSync(controller, readFileSync(controller, 'utf8').replace('    private readonly IPricing', '    private Coupon? _coupon;\n    private readonly IPricing'));
+    await updateIntel(root, ['src/Shop.Web/Controllers/OrdersController.cs']);
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Web/Controllers/OrdersController.cs'], 'Shop.Web.Controllers'), ['file:src/Shop.Core/Models/Order.cs']);
+    const extensions = path.join(root, 'src/Shop.Core/Models/OrderExtensions.cs');
+    writeFileSync(extensions, `${readFileSync(extensions, 'utf8')}\npublic class Coupon\n{\n}\n`);
+    const report = await updateIntel(root, ['src/Shop.Core/Models/OrderExtensions.cs']);
+    assert.ok(report.reresolved.includes('src/Shop.Web/Controllers/OrdersController.cs'));
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Web/Controllers/OrdersController.cs'], 'Shop.Web.Controllers'), ['file:src/Shop.Core/Models/Order.cs', 'file:src/Shop.Core/Models/OrderExtensions.cs']);
+    await assertSameAsRebuild(root, 'csharp-rules');
+  });
+
+  it('a file edited into a syntax error keeps its statements once each, however many files they reach', async () => {
+    const root = tempProject({
+      'N/A.cs': 'namespace N;\npublic partial class P {}\n',
+      'N/B.cs': 'namespace N;\npublic partial class P {}\n',
+      'C.cs': 'using N;\nnamespace M;\nclass C { P p; }\n',
+    });
+    await buildIntel(root);
+    assert.deepEqual(resolvedOf(indexOf(root)['C.cs'], 'N'), ['file:N/A.cs', 'file:N/B.cs'], 'a partial class: one using, two files');
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(path.join(root, 'C.cs'), `using N;\nnamespace M;\nclass C { P p; ${'{'.repeat(i + 1)}\n`);
+      await updateIntel(root, ['C.cs']);
+      assert.match(indexOf(root)['C.cs'].syntaxError?.message ?? '', /syntax error/);
+      assert.deepEqual(resolvedOf(indexOf(root)['C.cs'], 'N'), ['file:N/A.cs', 'file:N/B.cs']);
+    }
+  });
+
+  it('a ProjectReference added to a .csproj re-resolves the project', async () => {
+    const root = copyProject('csharp-rules');
+    await buildIntel(root);
+    writeFileSync(path.join(root, 'src/Shop.Other/Shop.Other.csproj'), '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <ProjectReference Include="../Shop.Core/Shop.Core.csproj" />\n  </ItemGroup>\n</Project>\n');
+    await updateIntel(root, ['src/Shop.Other/Shop.Other.csproj']);
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Other/Report.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/Order.cs']);
+    await assertSameAsRebuild(root, 'csharp-rules');
+  });
+});
