@@ -5,6 +5,7 @@
 import { javascript, typescript } from './builtin/index.js';
 import { go } from './go/index.js';
 import { python } from './python/index.js';
+import { rust } from './rust/index.js';
 import type { LanguageModule } from './types.js';
 
 export const LANGUAGES: readonly LanguageModule[] = [
@@ -12,6 +13,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   javascript,
   python,
   go,
+  rust,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */
