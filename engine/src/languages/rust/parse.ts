@@ -2,7 +2,7 @@
  * The facts of one Rust file from its tree-sitter tree.
  *
  * Imports, each a path the resolver (resolve.ts) follows by the language's rules:
- * - `mod x;` (kind `mod`, names `*`): specifier `x`, or `a::b::x` inside inline `mod a { mod b { … } }` blocks, with
+ * - `mod x;` (kind `mod`, re-exporting the module as `x`, see modImport): specifier `x`, or `a::b::x` inside inline `mod a { mod b { … } }` blocks, with
  *   `=path` appended for a `#[path = "path"]` attribute (`x=sys/unix.rs`); also the `mod x;` items inside macro
  *   invocations at item level (`cfg_if! { … }`, `cfg_rt! { … }`), which expand to them;
  * - `use` (kind `import`, `reexport` for `pub use` / `pub(…) use`, with the re-exports' bindings): one entry per leaf
@@ -147,6 +147,16 @@ function modsInTokens(tree: TsNode, out: Array<{ name: string; line: number; pat
   }
 }
 
+/**
+ * A `mod x;` declaration. Its file is the parent's namespace `x`, as `export * as x from` is in JS: the edge's binding
+ * (`*` as `x`) lets a symbol's blast radius reach the parent, and its importers only when they name `x` (no names
+ * of its own: the parent does not use the module's items by declaring it).
+ */
+function modImport(path: string[], attribute: string | null, line: number): ImportRecord {
+  const name = path[path.length - 1];
+  return { specifier: path.join('::') + (attribute !== null ? `=${attribute}` : ''), kind: 'mod', names: [], line, reexports: [{ imported: '*', exported: name }] };
+}
+
 export function parseRust({ root }: ParseInput): ParsedFile {
   const imports: ImportRecord[] = [];
   const symbols: SymbolRecord[] = [];
@@ -263,7 +273,7 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           if (body) readScope(body, [...chain, name], scope, false);
           else {
             const path = pathAttribute(attrs);
-            imports.push({ specifier: [...chain, name].join('::') + (path !== null ? `=${path}` : ''), kind: 'mod', names: ['*'], line: lineOf(node) });
+            imports.push(modImport([...chain, name], path, lineOf(node)));
           }
           break;
         }
@@ -285,7 +295,7 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           }
           const mods: Array<{ name: string; line: number; path: string | null }> = [];
           modsInTokens(tokens, mods);
-          for (const m of mods) imports.push({ specifier: [...chain, m.name].join('::') + (m.path !== null ? `=${m.path}` : ''), kind: 'mod', names: ['*'], line: m.line });
+          for (const m of mods) imports.push(modImport([...chain, m.name], m.path, m.line));
           break;
         }
         default:

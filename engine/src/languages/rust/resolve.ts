@@ -143,12 +143,12 @@ export class RustResolver implements LanguageResolver {
       // `#[path]` is relative to the file's folder, inside inline modules to the folders they add
       const target = joinRel(chain.length ? dir : dirOf(from), spec.slice(eq + 1));
       if (isOutsideRoot(target)) return [{ resolved: unresolved(`mod ${name}: #[path] leaves the project`) }];
-      return [this.has(target) ? { resolved: { kind: 'file', path: target }, names: ['*'] } : { resolved: unresolved(`mod ${name}: ${target} is not an indexed file`) }];
+      return [this.has(target) ? { resolved: { kind: 'file', path: target } } : { resolved: unresolved(`mod ${name}: ${target} is not an indexed file`) }];
     }
     const candidates = [joinDir(dir, `${name}.rs`), joinDir(dir, `${name}/mod.rs`)];
     const found = candidates.find((f) => this.has(f));
     if (!found) return [{ resolved: unresolved(`mod ${name}: neither ${candidates.join(' nor ')} is an indexed file`) }];
-    return [{ resolved: { kind: 'file', path: found }, names: ['*'], ...(inferred ? { inferred: true as const } : {}) }];
+    return [{ resolved: { kind: 'file', path: found }, ...(inferred ? { inferred: true as const } : {}) }];
   }
 
   private resolveInclude(spec: string, from: RelPath): ImportTarget[] {
@@ -239,7 +239,8 @@ export class RustResolver implements LanguageResolver {
   private targets(walked: { file: RelPath; rest: string[] }, imp: ImportRecord, glob: boolean, inferred: boolean): ImportTarget[] {
     const whole = walked.rest.length === 0;
     const names = whole ? ['*'] : [walked.rest[0]];
-    const target: ImportTarget = { resolved: { kind: 'file', path: walked.file }, names };
+    // a re-export's bindings say what its importers see (names are the statement's, as for a JS `export … from`)
+    const target: ImportTarget = { resolved: { kind: 'file', path: walked.file }, names: imp.kind === 'reexport' ? imp.names : names };
     if (inferred) target.inferred = true;
     if (imp.kind === 'reexport' && imp.reexports?.length) {
       const exported = imp.reexports[0].exported;
