@@ -185,7 +185,7 @@ export class RustResolver implements LanguageResolver {
     let base: Crate | null = crate;
     let rest: string[];
     const first = segments[0];
-    const inferred = !crate?.pkg;
+    const inferred = this.packageOf(from) === null;
     if (first === 'crate') rest = segments.slice(1);
     else if (first === 'self' || first === 'super') {
       // from the file's own module by folders: it may sit outside its root's folder (`#[path]`)
