@@ -147,7 +147,14 @@ export class RustResolver implements LanguageResolver {
     }
     const candidates = [joinDir(dir, `${name}.rs`), joinDir(dir, `${name}/mod.rs`)];
     const found = candidates.find((f) => this.has(f));
-    if (!found) return [{ resolved: unresolved(`mod ${name}: neither ${candidates.join(' nor ')} is an indexed file`) }];
+    if (!found) {
+      // a file loaded by `#[path]` is a mod.rs to rustc (its children beside it): where its module is declared is not
+      // known here, so a child found beside it is a best guess
+      const pathLoaded = chain.length === 0 && inline.length === 1;
+      const beside = pathLoaded ? [joinDir(dirOf(from), `${name}.rs`), joinDir(dirOf(from), `${name}/mod.rs`)].find((f) => this.has(f)) : undefined;
+      if (beside) return [{ resolved: { kind: 'file', path: beside }, inferred: true }];
+      return [{ resolved: unresolved(`mod ${name}: neither ${candidates.join(' nor ')} is an indexed file`) }];
+    }
     return [{ resolved: { kind: 'file', path: found }, ...(inferred ? { inferred: true as const } : {}) }];
   }
 
