@@ -64,6 +64,7 @@ describe('Rust: crates from Cargo.toml, the module tree and use paths through th
     assert.deepEqual(resolvedOf(money, 'super::super::VERSION'), [`file:${CORE}/core.rs`]);
     assert.deepEqual(resolvedOf(files[`${CORE}/store/memory.rs`], 'crate::inline::deep::Deep'), [`file:${CORE}/inline/deep.rs`], 'through an inline module to its file');
     assert.equal(money.imports.find((i) => i.specifier === 'super::Order')?.names[0], 'Order');
+    assert.deepEqual(resolvedOf(files[`${CORE}/store/memory.rs`], 'crate::model::Status'), [`file:${CORE}/model.rs`], 'a use inside a method\'s body');
   });
 
   it('other crates by the name code uses: a `package =` rename, a workspace dependency with `-` → `_`; groups; names bound by use', () => {
@@ -118,8 +119,8 @@ describe('Rust: crates from Cargo.toml, the module tree and use paths through th
     const hit = item.byDepth.flatMap((l) => l.files.map((f) => f.path));
     assert.ok(hit.includes(`${CORE}/core.rs`));
     assert.ok(hit.includes('app/src/main.rs'), 'main.rs uses shop::LineItem, core.rs re-exports model::Item as LineItem');
-    const status = blastRadius(reader, `${CORE}/model.rs`, { symbol: 'Status' });
-    assert.ok(!status.byDepth.flatMap((l) => l.files.map((f) => f.path)).includes('app/src/main.rs'), 'nothing uses Status');
+    const priced = blastRadius(reader, `${CORE}/model.rs`, { symbol: 'Priced' });
+    assert.ok(!priced.byDepth.flatMap((l) => l.files.map((f) => f.path)).includes('app/src/main.rs'), 'nothing uses Priced');
     const store = blastRadius(reader, `${CORE}/store/mod.rs`, { symbol: 'Store' });
     assert.ok(store.byDepth.flatMap((l) => l.files.map((f) => f.path)).includes('app/src/main.rs'));
   });

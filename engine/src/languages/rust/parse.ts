@@ -282,6 +282,14 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           if (body) readScope(body, chain, scope, false);
           break;
         }
+        case 'impl_item':
+        case 'trait_item':
+          // methods' bodies: a `use` inside one sees the module's names
+          for (const method of node.childForFieldName('body')?.namedChildren ?? []) {
+            const body = method.type === 'function_item' ? method.childForFieldName('body') : null;
+            if (body) readScope(body, chain, scope, false);
+          }
+          break;
         case 'macro_invocation': {
           const tokens = node.namedChildren.find((c) => c.type === 'token_tree');
           if (!tokens) break;
