@@ -193,7 +193,7 @@ export function parseRust({ root }: ParseInput): ParsedFile {
     return crate ? ['', crate, ...rest] : segments;
   };
 
-  /** Reads the items of one scope (the file, an inline module's body, a function's block). */
+  /** Reads the items of one scope (the file, an inline module's body, a function's or method's block). */
   const readScope = (container: TsNode, chain: string[], parent: Scope | null, topLevel: boolean): void => {
     const scope: Scope = { chain, items: new Set(), uses: new Map(), parent };
     const children = container.namedChildren;
