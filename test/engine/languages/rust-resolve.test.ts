@@ -78,6 +78,8 @@ describe('Rust: crates from Cargo.toml, the module tree and use paths through th
 
   it('edition 2015: a plain path starts at the crate root', () => {
     assert.deepEqual(resolvedOf(files['crates/util-x/src/helpers.rs'], 'text::upper'), ['file:crates/util-x/src/text.rs']);
+    const inner = files['crates/util-x/src/helpers.rs'].imports.find((i) => i.specifier === 'lib::inner')!;
+    assert.deepEqual([inner.resolved, inner.targetNames], [{ kind: 'file', path: 'crates/util-x/src/lib.rs' }, ['lib']], 'an inline module `lib` of src/lib.rs, not the root as its own child');
   });
 
   it('the sysroot is builtin, crates.io dependencies and extern crates are external, an unknown crate is unresolved with the reason', () => {

@@ -233,7 +233,8 @@ export class RustResolver implements LanguageResolver {
     let at = 0;
     for (let i = 0; i < segments.length; i++) {
       dir = joinDir(dir, segments[i]);
-      const f = [`${dir}.rs`, joinDir(dir, 'mod.rs')].find((c) => this.has(c));
+      // a module is never its own child (`crate::lib::x` from src/lib.rs names an inline module `lib`)
+      const f = [`${dir}.rs`, joinDir(dir, 'mod.rs')].find((c) => this.has(c) && c !== file);
       if (f) {
         found = f;
         at = i + 1;
