@@ -10,7 +10,7 @@
  * of the project.
  */
 import { parse as parseToml } from 'smol-toml';
-import { isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
+import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { RelPath } from '../../types.js';
 
 export type TargetKind = 'lib' | 'bin' | 'example' | 'test' | 'bench' | 'build';
@@ -95,6 +95,22 @@ export function readCargo(dirs: Iterable<string>, files: ReadonlySet<RelPath>, r
     return best;
   };
 
+  // the .rs files of each folder, and each folder's child folders holding .rs files, for target discovery
+  const rsByDir = new Map<string, RelPath[]>();
+  const subDirs = new Map<string, Set<string>>();
+  for (const f of files) {
+    if (!f.endsWith('.rs')) continue;
+    const d = dirOf(f);
+    const list = rsByDir.get(d) ?? [];
+    list.push(f);
+    rsByDir.set(d, list);
+    if (d !== '') {
+      const parent = dirOf(d);
+      const set = subDirs.get(parent) ?? new Set<string>();
+      set.add(d);
+      subDirs.set(parent, set);
+    }
+  }
   const packages = new Map<string, CargoPackage>();
   const pending: Array<[CargoPackage, Table, Workspace | null]> = [];
   for (const [dir, t] of tomls) {
@@ -105,14 +121,11 @@ export function readCargo(dirs: Iterable<string>, files: ReadonlySet<RelPath>, r
     const editionValue = pkg.edition;
     const edition = typeof editionValue === 'string' ? Number(editionValue) : table(editionValue).workspace === true ? (ws?.edition ?? 2015) : 2015;
     const has = (rel: string): boolean => files.has(joinDir(dir, rel));
+    // `<folder>/*.rs` and `<folder>/*/main.rs`
     const under = (folder: string): RelPath[] => {
-      const prefix = joinDir(dir, folder) + '/';
-      const out: RelPath[] = [];
-      for (const f of files) {
-        if (!f.startsWith(prefix) || !f.endsWith('.rs')) continue;
-        const rest = f.slice(prefix.length);
-        if (!rest.includes('/') || /^[^/]+\/main\.rs$/.test(rest)) out.push(f);
-      }
+      const base = joinDir(dir, folder);
+      const out = [...(rsByDir.get(base) ?? [])];
+      for (const sub of subDirs.get(base) ?? []) if (files.has(`${sub}/main.rs`)) out.push(`${sub}/main.rs`);
       return out.sort();
     };
     const targets: CrateTarget[] = [];
