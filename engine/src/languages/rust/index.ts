@@ -19,6 +19,6 @@ export const rust: LanguageModule = {
     if (/(^|\/)build\.rs$/.test(path)) return 'config';
     return null;
   },
-  exclude: ['**/target/**'],
+  // Cargo's `target/` is left to .gitignore (`cargo new` writes `/target` there): a folder named `target` elsewhere may be source
   namingConvention: 'snake_case',
 };
