@@ -75,7 +75,7 @@ export interface ImportRecord {
   names: string[];
   /** 1-based line of the statement */
   line: number;
-  /** present only on kind `reexport`: how each name is exported again */
+  /** on kind `reexport`: how each name is exported again (also on a Rust `mod` declaration: the module as a namespace) */
   reexports?: ReexportBinding[];
 }
 

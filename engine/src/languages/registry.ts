@@ -10,6 +10,7 @@ import { java } from './java/index.js';
 import { php } from './php/index.js';
 import { python } from './python/index.js';
 import { ruby } from './ruby/index.js';
+import { rust } from './rust/index.js';
 import type { LanguageModule } from './types.js';
 
 export const LANGUAGES: readonly LanguageModule[] = [
@@ -22,6 +23,7 @@ export const LANGUAGES: readonly LanguageModule[] = [
   php,
   ruby,
   csharp,
+  rust,
 ];
 
 /** extension → module, longest extensions first (so `.d.ts` style endings could win over `.ts`) */

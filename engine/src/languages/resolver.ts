@@ -15,6 +15,7 @@ export function importEntries(imp: ImportRecord, targets: readonly ImportTarget[
   targets.forEach((t, i) => {
     const entry: ResolvedImport = i === 0 ? { ...imp, resolved: t.resolved } : { specifier: imp.specifier, kind: imp.kind, names: t.names ?? imp.names, line: imp.line, resolved: t.resolved };
     if (t.inferred) entry.inferred = true;
+    if (t.reexports) entry.reexports = t.reexports;
     if (i === 0 && t.names && !sameNames(t.names, imp.names)) entry.targetNames = [...t.names];
     if (i > 0) entry.part = i;
     out.push(entry);

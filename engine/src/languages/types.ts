@@ -3,7 +3,7 @@
  * `engine/src/languages/<id>/`, whose index.ts exports one LanguageModule, and one line in registry.ts.
  */
 import type { ResolverHost } from '../resolve/host.js';
-import type { FileType, ImportRecord, ParsedFile, RelPath, Resolution, SymbolRecord } from '../types.js';
+import type { FileType, ImportRecord, ParsedFile, ReexportBinding, RelPath, Resolution, SymbolRecord } from '../types.js';
 import type { TsNode } from './runtime.js';
 
 /** One file an import statement reaches (LanguageResolver.resolve). */
@@ -13,6 +13,8 @@ export interface ImportTarget {
   names?: string[];
   /** true when the language gives no exact rule and this target is a best guess */
   inferred?: boolean;
+  /** a re-export's bindings as this target sees them, when not the statement's (Rust `pub use a::b`: module `b` as a whole) */
+  reexports?: ReexportBinding[];
 }
 
 /**

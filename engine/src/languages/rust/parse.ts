@@ -1,0 +1,329 @@
+/**
+ * The facts of one Rust file from its tree-sitter tree.
+ *
+ * Imports, each a path the resolver (resolve.ts) follows by the language's rules:
+ * - `mod x;` (kind `mod`, re-exporting the module as `x`, see modImport): specifier `x`, or `a::b::x` inside inline `mod a { mod b { … } }` blocks, with
+ *   `=path` appended for a `#[path = "path"]` attribute (`x=sys/unix.rs`); also the `mod x;` items inside macro
+ *   invocations at item level (`cfg_if! { … }`, `cfg_rt! { … }`), which expand to them;
+ * - `use` (kind `import`, `reexport` for `pub use` / `pub(…) use`, with the re-exports' bindings): one entry per leaf
+ *   of a use tree (`use a::{b, c::d}` → `a::b`, `a::c::d`), names the last segment (`*` for a glob, `use a::{self}`).
+ *   Paths are made relative to the file's own module: `self::`/`super::` inside inline modules are rewritten
+ *   (`mod tests { use super::*; }` → `self::*`), a first segment that names an item or module declared in the same
+ *   scope becomes `self::…`, one bound by another `use` of the scope is replaced by that `use`'s path, and one bound by
+ *   `extern crate x as y` by the crate's name;
+ * - `extern crate x` (kind `import`, names `*`, specifier `::x`: a crate, and paths through it are `::x::…`);
+ * - `include!("x.rs")` at item level (kind `include`).
+ * Exports: `pub` items (fn, struct, enum, union, trait, type, const, static, mod) and `#[macro_export]` macros, with
+ * kind and line, plus the names a top-level `pub use` gives (kind `reexport`). The doc comment is the file's `//!`
+ * (or `/*! … *\/`) text, else the `///` doc of its first public item.
+ */
+import type { ExportRecord, ImportRecord, ParsedFile, ReexportBinding, SymbolKind, SymbolRecord } from '../../types.js';
+import type { TsNode } from '../runtime.js';
+import { firstSyntaxError, lineOf, type ParseInput } from '../types.js';
+
+const ITEM_KINDS: Record<string, SymbolKind> = {
+  function_item: 'function',
+  function_signature_item: 'function',
+  struct_item: 'struct',
+  union_item: 'struct',
+  enum_item: 'enum',
+  trait_item: 'trait',
+  type_item: 'type',
+  const_item: 'const',
+  static_item: 'variable',
+  mod_item: 'module',
+  macro_definition: 'macro',
+};
+
+/** One leaf of a use tree. */
+interface UseLeaf {
+  segments: string[];
+  glob: boolean;
+  alias: string | null;
+  line: number;
+  reexport: boolean;
+}
+
+/** A scope that declares names: the file, an inline module, a function body. */
+interface Scope {
+  /** inline module names from the file's own module to this scope */
+  chain: string[];
+  /** names declared by items of the scope (modules, types, functions …) */
+  items: Set<string>;
+  /** names bound by `use` in the scope → their (rewritten) path */
+  uses: Map<string, string[]>;
+  parent: Scope | null;
+}
+
+const segmentsOf = (text: string): string[] => text.replace(/\s+/g, '').split('::').map(unraw);
+/** `r#type` → `type` (a raw identifier names the same module or item) */
+const unraw = (name: string): string => (name.startsWith('r#') ? name.slice(2) : name);
+
+/** The leaves of a use tree under `prefix`. */
+function useLeaves(node: TsNode, prefix: string[], out: Array<Omit<UseLeaf, 'line' | 'reexport'>>): void {
+  switch (node.type) {
+    case 'scoped_use_list': {
+      const path = node.childForFieldName('path');
+      const list = node.childForFieldName('list');
+      const next = path ? [...prefix, ...segmentsOf(path.text)] : node.text.trimStart().startsWith('::') ? [...prefix, ''] : prefix;
+      if (list) useLeaves(list, next, out);
+      return;
+    }
+    case 'use_list':
+      for (const c of node.namedChildren) useLeaves(c, prefix, out);
+      return;
+    case 'use_as_clause': {
+      const path = node.childForFieldName('path');
+      if (path) out.push({ segments: [...prefix, ...segmentsOf(path.text)], glob: false, alias: node.childForFieldName('alias')?.text ?? null });
+      return;
+    }
+    case 'use_wildcard': {
+      const text = node.text.replace(/\s+/g, '').replace(/::\*$|\*$/, '');
+      out.push({ segments: text ? [...prefix, ...text.split('::')] : prefix, glob: true, alias: null });
+      return;
+    }
+    case 'identifier':
+    case 'scoped_identifier':
+    case 'self':
+    case 'crate':
+    case 'super':
+    case 'metavariable':
+      out.push({ segments: [...prefix, ...segmentsOf(node.text)], glob: false, alias: null });
+      return;
+    default:
+      return;
+  }
+}
+
+/** The text of `//!` / `/*! */` comments (inner) or `///` / `/** */` (outer) in `nodes`. */
+function docText(comments: TsNode[]): string {
+  return comments
+    .map((c) => {
+      const doc = c.namedChildren.find((n) => n.type === 'doc_comment');
+      const text = doc ? doc.text : '';
+      return c.type === 'block_comment' ? text.split('\n').map((l) => l.replace(/^\s*\*? ?/, '')).join('\n') : text.replace(/^ /, '').replace(/\n$/, '');
+    })
+    .join('\n')
+    .trim();
+}
+
+const isDoc = (c: TsNode, marker: 'inner_doc_comment_marker' | 'outer_doc_comment_marker'): boolean => (c.type === 'line_comment' || c.type === 'block_comment') && c.namedChildren.some((n) => n.type === marker);
+
+/** The value of `#[path = "…"]` among `attributes`, else null. */
+function pathAttribute(attributes: TsNode[]): string | null {
+  for (const a of attributes) {
+    const attr = a.namedChildren.find((n) => n.type === 'attribute');
+    if (attr?.namedChildren[0]?.text !== 'path') continue;
+    const value = attr.namedChildren.find((n) => n.type === 'string_literal' || n.type === 'raw_string_literal');
+    if (value) return value.namedChildren.find((n) => n.type === 'string_content')?.text ?? '';
+  }
+  return null;
+}
+
+const hasAttribute = (attributes: TsNode[], name: string): boolean => attributes.some((a) => a.namedChildren.find((n) => n.type === 'attribute')?.namedChildren[0]?.text === name);
+
+/** `mod x;` declarations inside a macro invocation's token trees: the tokens `mod`, an identifier, `;`. */
+function modsInTokens(tree: TsNode, out: Array<{ name: string; line: number; path: string | null }>): void {
+  const kids = tree.children;
+  for (let i = 0; i < kids.length; i++) {
+    const k = kids[i];
+    if (k.type === 'token_tree') modsInTokens(k, out);
+    else if (k.text === 'mod' && /^(r#)?[A-Za-z_]\w*$/.test(kids[i + 1]?.text ?? '') && kids[i + 2]?.text === ';') {
+      // `#[path = "x"]` right before: `#`, then a token tree `[path = "x"]`
+      let path: string | null = null;
+      let j = i - 1;
+      if (kids[j]?.text === 'pub' || kids[j]?.type === 'token_tree') {
+        // `pub(crate) mod x;`: skip the visibility
+        if (kids[j]?.type === 'token_tree' && kids[j - 1]?.text === 'pub') j -= 2;
+        else if (kids[j]?.text === 'pub') j -= 1;
+      }
+      const attr = kids[j];
+      if (attr?.type === 'token_tree' && kids[j - 1]?.text === '#') {
+        const m = /^\[\s*path\s*=\s*"([^"]*)"\s*\]$/.exec(attr.text);
+        if (m) path = m[1];
+      }
+      out.push({ name: unraw(kids[i + 1].text), line: lineOf(k), path });
+    }
+  }
+}
+
+/**
+ * A `mod x;` declaration. Its file is the parent's namespace `x`, as `export * as x from` is in JS: the edge's binding
+ * (`*` as `x`) lets a symbol's blast radius reach the parent, and its importers only when they name `x` (no names
+ * of its own: the parent does not use the module's items by declaring it).
+ */
+function modImport(path: string[], attribute: string | null, line: number): ImportRecord {
+  const name = path[path.length - 1];
+  return { specifier: path.join('::') + (attribute !== null ? `=${attribute}` : ''), kind: 'mod', names: [], line, reexports: [{ imported: '*', exported: name }] };
+}
+
+export function parseRust({ root }: ParseInput): ParsedFile {
+  const imports: ImportRecord[] = [];
+  const symbols: SymbolRecord[] = [];
+  const exports: ExportRecord[] = [];
+  const externAlias = new Map<string, string>();
+  let firstPubDoc: string | null = null;
+
+  const nameOf = (node: TsNode): string | undefined => {
+    const text = node.childForFieldName('name')?.text;
+    return text === undefined ? undefined : unraw(text);
+  };
+  const isPub = (node: TsNode): boolean => node.namedChildren.some((c) => c.type === 'visibility_modifier');
+  const isPlainPub = (node: TsNode): boolean => node.namedChildren.some((c) => c.type === 'visibility_modifier' && c.text === 'pub');
+
+  /** Rewrites a use path to be relative to the file's own module, by the scope it sits in. */
+  const rewrite = (segments: string[], scope: Scope): string[] => {
+    const [first, ...rest] = segments;
+    if (first === 'crate' || first === '') return segments;
+    if (first === 'self') return ['self', ...scope.chain, ...rest];
+    if (first === 'super') {
+      let k = 0;
+      while (segments[k] === 'super') k++;
+      const chain = scope.chain;
+      return k <= chain.length ? ['self', ...chain.slice(0, chain.length - k), ...segments.slice(k)] : [...segments.slice(0, k - chain.length), ...segments.slice(k)];
+    }
+    // a function body sees its module's names; an inline module does not see its parent's
+    for (let s: Scope | null = scope; s && s.chain.length === scope.chain.length; s = s.parent) {
+      if (s.items.has(first)) return ['self', ...s.chain, ...segments];
+      const bound = s.uses.get(first);
+      if (bound) return [...bound, ...rest];
+    }
+    // a crate declared by `extern crate` is a crate whatever Cargo.toml says (rustc_private, --extern): `::name`
+    const crate = externAlias.get(first);
+    return crate ? ['', crate, ...rest] : segments;
+  };
+
+  /** Reads the items of one scope (the file, an inline module's body, a function's or method's block). */
+  const readScope = (container: TsNode, chain: string[], parent: Scope | null, topLevel: boolean): void => {
+    const scope: Scope = { chain, items: new Set(), uses: new Map(), parent };
+    const children = container.namedChildren;
+    // first pass: the names the scope declares, so that a use path can be rewritten whatever the order
+    const leavesOf = new Map<TsNode, UseLeaf[]>();
+    for (const node of children) {
+      if (node.type === 'use_declaration') {
+        const arg = node.childForFieldName('argument');
+        const raw: Array<Omit<UseLeaf, 'line' | 'reexport'>> = [];
+        if (arg) useLeaves(arg, [], raw);
+        const leaves = raw.map((l) => ({ ...l, line: lineOf(node), reexport: isPub(node) }));
+        leavesOf.set(node, leaves);
+        for (const l of leaves) {
+          if (l.glob) continue;
+          const last = l.segments[l.segments.length - 1];
+          const bound = l.alias ?? (last === 'self' ? l.segments[l.segments.length - 2] : last);
+          if (bound && bound !== '_' && bound !== l.segments[0]) scope.uses.set(bound, last === 'self' ? l.segments.slice(0, -1) : l.segments);
+        }
+      } else if (node.type === 'extern_crate_declaration') {
+        const name = node.childForFieldName('name')?.text;
+        const alias = node.childForFieldName('alias')?.text;
+        if (name && name !== 'self') externAlias.set(alias ?? name, name);
+      } else if (ITEM_KINDS[node.type]) {
+        const name = nameOf(node);
+        if (name) scope.items.add(name);
+      }
+    }
+    // the use bindings' own paths, rewritten by the scope (a binding naming another binding is followed)
+    for (const [name, path] of [...scope.uses]) scope.uses.set(name, rewrite(path, scope));
+    let attributes: TsNode[] = [];
+    let docs: TsNode[] = [];
+    for (const child of children) {
+      // `include!(…);` and other macro calls at item level parse as expression statements
+      const node = child.type === 'expression_statement' && child.namedChildren[0]?.type === 'macro_invocation' ? child.namedChildren[0] : child;
+      if (node.type === 'attribute_item') {
+        attributes.push(node);
+        continue;
+      }
+      if (node.type === 'line_comment' || node.type === 'block_comment') {
+        if (isDoc(node, 'outer_doc_comment_marker')) docs.push(node);
+        continue;
+      }
+      const attrs = attributes;
+      const itemDocs = docs;
+      attributes = [];
+      docs = [];
+      switch (node.type) {
+        case 'use_declaration':
+          for (const leaf of leavesOf.get(node) ?? []) {
+            let segments = leaf.segments;
+            let names: string[];
+            if (leaf.glob) names = ['*'];
+            else if (segments[segments.length - 1] === 'self') {
+              segments = segments.slice(0, -1);
+              names = ['*'];
+            } else names = [segments[segments.length - 1]];
+            if (!segments.length || (segments.length === 1 && segments[0] === '')) continue;
+            const path = rewrite(segments, scope);
+            const exported = leaf.alias ?? (names[0] === '*' ? segments[segments.length - 1] : names[0]);
+            const specifier = (path[0] === '' ? '::' + path.slice(1).join('::') : path.join('::')) + (leaf.glob ? '::*' : '');
+            if (leaf.reexport) {
+              const reexports: ReexportBinding[] = [{ imported: leaf.glob ? '*' : names[0] === '*' ? '*' : names[0], exported: leaf.glob ? '*' : exported }];
+              imports.push({ specifier, kind: 'reexport', names, line: leaf.line, reexports });
+              if (topLevel && isPlainPub(node) && !leaf.glob && exported !== '_' && !exports.some((e) => e.name === exported)) exports.push({ name: exported, kind: 'reexport', line: leaf.line });
+            } else imports.push({ specifier, kind: 'import', names, line: leaf.line });
+          }
+          break;
+        case 'extern_crate_declaration': {
+          const name = node.childForFieldName('name')?.text;
+          if (name && name !== 'self') imports.push({ specifier: `::${name}`, kind: 'import', names: ['*'], line: lineOf(node) });
+          break;
+        }
+        case 'mod_item': {
+          const name = nameOf(node);
+          if (!name) break;
+          const body = node.childForFieldName('body');
+          if (body) readScope(body, [...chain, name], scope, false);
+          else {
+            const path = pathAttribute(attrs);
+            imports.push(modImport([...chain, name], path, lineOf(node)));
+          }
+          break;
+        }
+        case 'function_item': {
+          const body = node.childForFieldName('body');
+          if (body) readScope(body, chain, scope, false);
+          break;
+        }
+        case 'impl_item':
+        case 'trait_item':
+          // methods' bodies: a `use` inside one sees the module's names
+          for (const method of node.childForFieldName('body')?.namedChildren ?? []) {
+            const body = method.type === 'function_item' ? method.childForFieldName('body') : null;
+            if (body) readScope(body, chain, scope, false);
+          }
+          break;
+        case 'macro_invocation': {
+          const tokens = node.namedChildren.find((c) => c.type === 'token_tree');
+          if (!tokens) break;
+          const macro = node.childForFieldName('macro')?.text;
+          if (macro === 'include' || macro === 'std::include' || macro === 'core::include') {
+            // `include!("x.rs")`: the file's items are compiled here; its path is relative to this file's folder
+            const literal = tokens.namedChildren.find((c) => c.type === 'string_literal');
+            const path = literal?.namedChildren.find((c) => c.type === 'string_content')?.text;
+            if (path) imports.push({ specifier: path, kind: 'include', names: ['*'], line: lineOf(node) });
+            break;
+          }
+          const mods: Array<{ name: string; line: number; path: string | null }> = [];
+          modsInTokens(tokens, mods);
+          for (const m of mods) imports.push(modImport([...chain, m.name], m.path, m.line));
+          break;
+        }
+        default:
+          break;
+      }
+      if (!topLevel) continue;
+      const kind = ITEM_KINDS[node.type];
+      const name = kind ? nameOf(node) : undefined;
+      if (!kind || !name || symbols.some((s) => s.name === name && s.kind === kind)) continue;
+      const exported = kind === 'macro' ? hasAttribute(attrs, 'macro_export') : isPlainPub(node);
+      symbols.push({ name, kind, line: lineOf(node), exported });
+      if (exported) {
+        exports.push({ name, kind, line: lineOf(node) });
+        if (firstPubDoc === null && itemDocs.length) firstPubDoc = docText(itemDocs) || null;
+      }
+    }
+  };
+
+  readScope(root, [], null, true);
+  const inner = root.namedChildren.filter((c) => isDoc(c, 'inner_doc_comment_marker'));
+  const docComment = (inner.length ? docText(inner) : '') || firstPubDoc;
+  return { imports, exports, symbols, docComment: docComment || null, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
+}
