@@ -259,6 +259,8 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
   try {
     for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, (id, text) => existing.set(id, pageDigest(text)), onDisk));
     lap('write: absorb manual purposes');
+    // a full collection before each phase that makes the most objects (memory.ts): here the garbage of parse and resolve
+    collectGarbage(state.records.size);
     edges = edgeIndex(state.records);
     lap('write: edge index');
     pages = new PageStage(paths.entities, listing === null, { thread: options.pageThread ?? state.records.size >= PAGE_THREAD_FROM });
@@ -272,7 +274,6 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
     }
     existing.clear();
     lap(`write: entities (${pages.count} rendered)`);
-    // a full collection between the phases that leave the most garbage (memory.ts)
     collectGarbage(state.records.size);
     // the rows are garbage once graph.db is written: what follows reuses their memory
     let rows: GraphRows | null = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
