@@ -12,12 +12,11 @@ import vm from 'node:vm';
 let collect: (() => void) | undefined;
 
 /** From this many files (a few ms a collection below it: not worth it). */
-export const COLLECT_FROM = 10_000;
+const COLLECT_FROM = 10_000;
 
-export function collectGarbage(): void {
-  if (!collect) {
-    v8.setFlagsFromString('--expose-gc');
-    collect = vm.runInNewContext('gc') as () => void;
-  }
+/** A full collection when the build or the reader holds `files` files, from COLLECT_FROM on. */
+export function collectGarbage(files: number): void {
+  if (files < COLLECT_FROM) return;
+  collect ??= (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc') as () => void);
   collect();
 }

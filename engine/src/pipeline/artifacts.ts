@@ -13,7 +13,7 @@ import type { FileRecord, GraphRows, Hotspot, RelPath, StoreMeta } from '../type
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { generatedPurpose } from '../graph/classify.js';
 import { entityId } from '../ids.js';
-import { COLLECT_FROM, collectGarbage } from '../memory.js';
+import { collectGarbage } from '../memory.js';
 import { perfMark } from '../perf.js';
 import { pidAlive } from '../process-alive.js';
 import type { ProjectState } from './project-state.js';
@@ -177,11 +177,15 @@ function meta(builtAt: string): StoreMeta {
 
 /** Writes index.json (an incremental update; a full build stages it in chunks, writeAllArtifacts). */
 export async function writeIndexDocument(state: ProjectState, builtAt: string): Promise<void> {
-  // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again;
-  // written in chunks, untouched lines copied from the index read (indexChunks)
-  stageFile(intelPaths(state.root).index, (fd) => {
+  // not fsynced: rename keeps it whole, and after a power cut an older index only means a file is re-parsed again
+  stageIndexDocument(state, builtAt).commit();
+}
+
+/** index.json staged beside its place, in chunks: untouched lines copied from the index read (indexChunks). */
+function stageIndexDocument(state: ProjectState, builtAt: string): StagedFile {
+  return stageFile(intelPaths(state.root).index, (fd) => {
     for (const chunk of indexChunks(state.records, state.configFiles, builtAt)) writeFully(fd, chunk);
-  }).commit();
+  });
 }
 
 /** The names in the entity folder, or null when there is no folder yet (a first build). */
@@ -252,11 +256,11 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
   const keep = new Set<string>();
   let pages: PageStage | undefined;
   let edges: EdgeIndex;
-  /** a full collection between the phases that leave the most garbage (memory.ts) */
-  const large = state.records.size >= COLLECT_FROM;
   try {
     for (const [p, r] of state.records) state.records.set(p, absorbManualPurpose(state.root, r, (id, text) => existing.set(id, pageDigest(text)), onDisk));
     lap('write: absorb manual purposes');
+    // a full collection before each phase that makes the most objects (memory.ts): here the garbage of parse and resolve
+    collectGarbage(state.records.size);
     edges = edgeIndex(state.records);
     lap('write: edge index');
     pages = new PageStage(paths.entities, listing === null, { thread: options.pageThread ?? state.records.size >= PAGE_THREAD_FROM });
@@ -270,22 +274,20 @@ export async function writeAllArtifacts(state: ProjectState, builtAt: string, op
     }
     existing.clear();
     lap(`write: entities (${pages.count} rendered)`);
-    if (large) collectGarbage();
+    collectGarbage(state.records.size);
     // the rows are garbage once graph.db is written: what follows reuses their memory
     let rows: GraphRows | null = rowsOf(state.records.values(), (r) => edges.out.get(r.path) ?? [], (p) => state.records.get(p)?.id ?? entityId(p));
     lap('write: graph.db rows');
     staged.push(await stageGraphDb(paths.graph, rows, meta(builtAt)));
     rows = null;
-    if (large) collectGarbage();
+    collectGarbage(state.records.size);
     lap('write: graph.db');
     const summary = fullSummary(state, edges, builtAt);
     staged.push(stageFile(paths.summary, (fd) => writeFully(fd, Buffer.from(summaryText(state, summary)))));
     staged.push(stageFile(paths.summaryState, (fd) => writeFully(fd, Buffer.from(JSON.stringify(summary)))));
     lap('write: summary');
     // index.json last: it is the source of truth
-    staged.push(stageFile(paths.index, (fd) => {
-      for (const chunk of indexChunks(state.records, state.configFiles, builtAt)) writeFully(fd, chunk);
-    }));
+    staged.push(stageIndexDocument(state, builtAt));
     lap('write: index.json');
     // the pages were written on the page writer's thread meanwhile: the rest of them, and its error if it met one
     pages.finish();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { looksLikeEntityId, toRelPath } from '../ids.js';
 import { intelPaths } from '../paths.js';
-import { COLLECT_FROM, collectGarbage } from '../memory.js';
+import { collectGarbage } from '../memory.js';
 import type { GraphDb } from '../store/index.js';
 import type { ExportRecord, FileType, ImportKind, ReexportBinding, RelPath, StoreMeta } from '../types.js';
 
@@ -58,6 +58,13 @@ export interface UnresolvedInfo {
 const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 
+/** Appends `value` to the list of `key` in `map`. */
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** Rows of a query, one array at a time (sql.js' exec would hold them all at once). */
 function eachRow(graph: GraphDb, sql: string, row: (values: unknown[]) => void): void {
   const stmt = graph.db.prepare(sql);
@@ -99,25 +106,22 @@ export class IntelReader {
       graph.close();
     }
     // the rows decoded on the way are garbage: collected now, before the server's queries grow the heap past them
-    if (this.nodes.size >= COLLECT_FROM) collectGarbage();
+    collectGarbage(this.nodes.size);
   }
 
   private load(graph: GraphDb): void {
     // One object for each distinct value (kinds, names, the names and re-export lists of edges, export lists): the
     // copies of a package in a monorepo repeat them, and each row from sql.js is a fresh string. Read-only values, shared.
     const pool = new Map<string, unknown>();
-    const shared = <T>(key: unknown, make: (text: string) => T): T => {
-      const text = key as string;
-      let value = pool.get(text) as T | undefined;
-      if (value === undefined) pool.set(text, (value = make(text)));
-      return value;
+    /** the one value of `text`: the string itself, or with `json` what it parses to (pooled apart) */
+    const shared = <T,>(text: unknown, json = false): T => {
+      const key = json ? `\0${text}` : (text as string);
+      if (!pool.has(key)) pool.set(key, json ? JSON.parse(text as string) : text);
+      return pool.get(key) as T;
     };
-    const same = (s: unknown) => shared(s, (text) => text);
-    const parsed = (s: unknown) => shared('\0' + (s as string), () => JSON.parse(s as string));
     eachRow(graph, 'SELECT id, path, body FROM nodes ORDER BY path', ([id, p, body]) => {
       const b = JSON.parse(body as string);
-      const exports = b.exports ? parsed(JSON.stringify(b.exports)) : [];
-      const node: NodeInfo = { id: id as string, path: p as string, type: b.type, language: same(b.language ?? 'unknown') as string, purpose: b.purpose ?? '', exports, syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null };
+      const node: NodeInfo = { id: id as string, path: p as string, type: b.type, language: shared(b.language ?? 'unknown'), purpose: b.purpose ?? '', exports: b.exports ? shared(JSON.stringify(b.exports), true) : [], syntaxError: b.syntaxError ?? null, skipped: b.skipped ?? null };
       this.nodes.set(node.id, node);
       this.byPath.set(node.path, node.id);
       this.out.set(node.id, []);
@@ -130,27 +134,22 @@ export class IntelReader {
     eachRow(graph, 'SELECT source, target, kind, names, reexports, exact FROM edges ORDER BY source, target, kind', ([rowSource, rowTarget, kind, names, reexports, exact]) => {
       const source = own(rowSource as string);
       const target = own(rowTarget as string);
-      const e: EdgeInfo = { source, target, kind: same(kind) as ImportKind, names: names ? parsed(names) : [], reexports: reexports ? parsed(reexports) : null, exact: exact !== 0 };
+      const e: EdgeInfo = { source, target, kind: shared(kind), names: names ? shared(names, true) : [], reexports: reexports ? shared(reexports, true) : null, exact: exact !== 0 };
       this.out.get(source)?.push(e);
       this.in.get(target)?.push(e);
     });
     eachRow(graph, 'SELECT node_id, name, kind, line, exported FROM symbols ORDER BY rowid', ([id, name, kind, line, exported]) => {
       this.symbolNode.push(own(id as string));
-      this.symbolName.push(same(name));
-      this.symbolKind.push(same(kind));
+      this.symbolName.push(shared(name));
+      this.symbolKind.push(shared(kind));
       this.symbolLine.push(line as number);
       this.symbolExported.push(Boolean(exported));
     });
-    const push = <T>(map: Map<string, T[]>, id: string, value: T) => {
-      const list = map.get(id);
-      if (list) list.push(value);
-      else map.set(own(id), [value]);
-    };
     eachRow(graph, 'SELECT node_id, package, kind FROM externals ORDER BY node_id, package, kind', ([id, pkg, kind]) => {
-      push(this.externalsBy, id as string, { package: pkg as string, kind: kind as ImportKind });
+      addTo(this.externalsBy, own(id as string), { package: pkg as string, kind: kind as ImportKind });
     });
     eachRow(graph, 'SELECT node_id, specifier, kind, reason, line FROM unresolved ORDER BY node_id, line, specifier', ([id, specifier, kind, reason, line]) => {
-      push(this.unresolvedBy, id as string, { specifier: specifier as string, kind: kind as ImportKind, reason: reason as string, line: line as number });
+      addTo(this.unresolvedBy, own(id as string), { specifier: specifier as string, kind: kind as ImportKind, reason: reason as string, line: line as number });
     });
   }
 
@@ -176,11 +175,7 @@ export class IntelReader {
   symbolsNamed(name: string): SymbolInfo[] {
     const byName = this.memo('symbols:byName', () => {
       const map = new Map<string, number[]>();
-      this.symbolName.forEach((n, i) => {
-        const list = map.get(n);
-        if (list) list.push(i);
-        else map.set(n, [i]);
-      });
+      this.symbolName.forEach((n, i) => addTo(map, n, i));
       return map;
     });
     const rows = (byName.get(name) ?? []).map((i) => ({ id: this.symbolNode[i], name, kind: this.symbolKind[i], line: this.symbolLine[i], exported: this.symbolExported[i] }));
@@ -192,12 +187,7 @@ export class IntelReader {
   symbolsNamedFolded(name: string): SymbolInfo[] {
     const folded = this.memo('symbols:folded', () => {
       const map = new Map<string, string[]>();
-      for (const n of new Set(this.symbolName)) {
-        const k = asciiLower(n);
-        const list = map.get(k);
-        if (list) list.push(n);
-        else map.set(k, [n]);
-      }
+      for (const n of new Set(this.symbolName)) addTo(map, asciiLower(n), n);
       return map;
     });
     return (folded.get(asciiLower(name)) ?? []).flatMap((n) => this.symbolsNamed(n));

@@ -146,33 +146,21 @@ class Payloads {
     this.overflow.length = 0;
   }
 
-  /** Forgets every payload but `n`, which becomes payload 0 (the first of a new leaf); returns 0. */
-  keepOnly(n: number): number {
-    const start = this.start[n];
-    const local = this.local[n];
-    this.bytes.copy(this.bytes, 0, start, start + local);
-    const size = this.size[n];
-    const overflow = this.overflow[n];
-    this.reset();
-    this.used = local;
-    this.start.push(0);
-    this.size.push(size);
-    this.local.push(local);
-    this.overflow.push(overflow);
-    return 0;
-  }
-
-  /** Copies payload `n` (its bytes on the page; its overflow pages are written already) into `other`; returns its number there. */
-  moveTo(other: Payloads, n: number): number {
-    const local = this.local[n];
-    other.reserve(local);
-    this.bytes.copy(other.bytes, other.used, this.start[n], this.start[n] + local);
-    other.start.push(other.used);
-    other.used += local;
-    other.size.push(this.size[n]);
-    other.local.push(local);
-    other.overflow.push(this.overflow[n]);
-    return other.start.length - 1;
+  /**
+   * Copies payload `n` (its bytes on the page; its overflow pages are written already) into `to`; returns its number
+   * there. Into itself: every other payload is forgotten and `n` becomes payload 0 (the first of a new leaf).
+   */
+  moveTo(to: Payloads, n: number): number {
+    const [start, size, local, overflow] = [this.start[n], this.size[n], this.local[n], this.overflow[n]];
+    if (to === this) this.reset(); // its bytes stay until the copy below moves them to the front
+    to.reserve(local);
+    this.bytes.copy(to.bytes, to.used, start, start + local);
+    to.start.push(to.used);
+    to.used += local;
+    to.size.push(size);
+    to.local.push(local);
+    to.overflow.push(overflow);
+    return to.start.length - 1;
   }
 
   /** Adds a record of `values` (a header of serial types, then text as UTF-8, integers big-endian); returns its number. */
@@ -418,96 +406,58 @@ function rowOf(columns: readonly Column[], r: number, row: Value[]): Value[] {
 }
 
 /**
- * A table b-tree of the records of `columns` (rowids from 1, in order); returns its root page. Each leaf is laid out
- * as soon as it is full and its payloads forgotten: memory holds one leaf's records and a page number per leaf.
+ * A b-tree of the records of `columns`: a rowid table (`order` null: rowids from 1, in order) or an index of them
+ * taken in `order` (key order); returns its root page. Leaves are laid out as they fill and their payloads forgotten:
+ * memory holds one leaf's records, a page number per leaf and the entries that go up to an index's interior pages
+ * (one a leaf, in `kept`). Each index entry is stored once: the entries between two children of an interior page live
+ * in that page, as in any B-tree. A table's interior cells carry the largest rowid of their left child.
  */
-function writeTable(file: PageFile, p: Payloads, columns: readonly Column[], rows: number): number {
+function writeTree(file: PageFile, p: Payloads, kept: Payloads, columns: readonly Column[], rows: number, order: Uint32Array | null): number {
   let level: Array<{ page: number; maxKey: number }> = [];
-  let cells: Cell[] = [];
-  let used = 8;
-  const closeLeaf = () => {
-    const page = file.take();
-    layoutPage(file, page, LEAF_TABLE, cells, 0, p);
-    level.push({ page, maxKey: cells.length ? cells[cells.length - 1].key : 0 });
-    cells = [];
-    used = 8;
-  };
-  p.reset();
-  const row: Value[] = new Array(columns.length);
-  for (let r = 0; r < rows; r++) {
-    const cell: Cell = { left: 0, key: r + 1, payload: p.add(rowOf(columns, r, row), TABLE_MAX_LOCAL) };
-    const size = cellSize(cell, p) + 2;
-    if (used + size > USABLE) {
-      closeLeaf();
-      cell.payload = p.keepOnly(cell.payload);
-    }
-    cells.push(cell);
-    used += size;
-  }
-  closeLeaf();
-  // interior cells carry the largest rowid of their left child
-  while (level.length > 1) {
-    const children = level;
-    const { pages } = packInterior(children, (i) => ({ left: children[i].page, key: children[i].maxKey, payload: -1 }), p, true);
-    level = pages.map((pg) => {
-      const page = file.take();
-      layoutPage(file, page, INTERIOR_TABLE, pg.cells, pg.right, p);
-      return { page, maxKey: pg.maxKey };
-    });
-  }
-  return level[0].page;
-}
-
-/**
- * An index b-tree of the records of `columns` taken in `order` (key order); returns its root page. Each entry is
- * stored once: the entries between two children of an interior page live in that page, as in any B-tree. Leaves are
- * laid out as they fill; only the entries that go up to the interior pages (one a leaf) are kept, in `kept`.
- */
-function writeIndex(file: PageFile, p: Payloads, kept: Payloads, columns: readonly Column[], order: Uint32Array): number {
-  const leaves: Array<{ page: number; maxKey: number }> = [];
-  /** dividers[i] sits between child i and child i + 1 (payloads in `kept`) */
+  /** dividers[i] sits between child i and child i + 1 (an index's, payloads in `kept`) */
   let dividers: number[] = [];
   let cells: Cell[] = [];
   let used = 8;
   const closeLeaf = () => {
     const page = file.take();
-    layoutPage(file, page, LEAF_INDEX, cells, 0, p);
-    leaves.push({ page, maxKey: 0 });
+    layoutPage(file, page, order ? LEAF_INDEX : LEAF_TABLE, cells, 0, p);
+    level.push({ page, maxKey: cells.length ? cells[cells.length - 1].key : 0 });
+    cells = [];
+    used = 8;
   };
   p.reset();
   kept.reset();
   const row: Value[] = new Array(columns.length);
-  for (let i = 0; i < order.length; i++) {
-    const cell: Cell = { left: 0, key: -1, payload: p.add(rowOf(columns, order[i], row), INDEX_MAX_LOCAL) };
+  for (let i = 0; i < rows; i++) {
+    const r = order ? order[i] : i;
+    const cell: Cell = { left: 0, key: order ? -1 : r + 1, payload: p.add(rowOf(columns, r, row), order ? INDEX_MAX_LOCAL : TABLE_MAX_LOCAL) };
     const size = cellSize(cell, p) + 2;
-    if (used + size <= USABLE) {
-      cells.push(cell);
-      used += size;
-    } else if (i === order.length - 1) {
-      // the last entry does not fit and none follows to fill another leaf: the leaf's last entry goes up instead
-      dividers.push(p.moveTo(kept, cells.pop()!.payload));
+    if (used + size > USABLE) {
+      // a full leaf: a table's next leaf starts with the row. An index entry goes up, between the leaf and the next;
+      // but the last one, with none after it to fill another leaf, starts one and the full leaf's last entry goes up
+      const last = i === rows - 1;
+      if (order) dividers.push(p.moveTo(kept, last ? cells.pop()!.payload : cell.payload));
       closeLeaf();
-      cells = [{ left: 0, key: -1, payload: p.keepOnly(cell.payload) }];
-      used = 8 + size;
-    } else {
-      dividers.push(p.moveTo(kept, cell.payload));
-      closeLeaf();
-      p.reset();
-      cells = [];
-      used = 8;
+      if (order && !last) {
+        p.reset();
+        continue;
+      }
+      cell.payload = p.moveTo(p, cell.payload);
     }
+    cells.push(cell);
+    used += size;
   }
   closeLeaf();
-  let level = leaves;
   while (level.length > 1) {
     const children = level;
     const below = dividers;
-    const { pages, promoted } = packInterior(children, (i) => ({ left: children[i].page, key: -1, payload: below[i] }), kept, false);
+    const divider = (i: number): Cell => (order ? { left: children[i].page, key: -1, payload: below[i] } : { left: children[i].page, key: children[i].maxKey, payload: -1 });
+    const { pages, promoted } = packInterior(children, divider, kept, !order);
     dividers = promoted.map((c) => c.payload);
     level = pages.map((pg) => {
       const page = file.take();
-      layoutPage(file, page, INTERIOR_INDEX, pg.cells, pg.right, kept);
-      return { page, maxKey: 0 };
+      layoutPage(file, page, order ? INTERIOR_INDEX : INTERIOR_TABLE, pg.cells, pg.right, kept);
+      return { page, maxKey: pg.maxKey };
     });
   }
   return level[0].page;
@@ -523,17 +473,12 @@ function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-/** A comparison of one key column's values (text, or integers) that agrees with SQLite's order. */
+/** A comparison of one key column's values (text only, or integers only) that agrees with SQLite's order. */
 function columnOrder(column: (r: number) => Value, rows: number): (a: Value, b: Value) => number {
-  let numbers = true;
-  let bmpOrdered = true;
-  for (let r = 0; r < rows && (numbers || bmpOrdered); r++) {
+  for (let r = 0; r < rows; r++) {
     const v = column(r);
-    if (typeof v !== 'number') numbers = false;
-    if (typeof v === 'string' && NOT_BMP_ORDERED.test(v)) bmpOrdered = false;
+    if (typeof v === 'string' && NOT_BMP_ORDERED.test(v)) return compareUtf8 as (a: Value, b: Value) => number;
   }
-  if (numbers) return (a, b) => (a as number) - (b as number);
-  if (!bmpOrdered) return compareUtf8 as (a: Value, b: Value) => number;
   return (a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0);
 }
 
@@ -575,34 +520,26 @@ export function treeWriter(sink: PageSink): TreeWriter {
   const p = new Payloads(file);
   const kept = new Payloads(file);
   return {
-    table: (columns, rows) => writeTable(file, p, columns, rows),
+    table: (columns, rows) => writeTree(file, p, kept, columns, rows, null),
     index(columns, rows, keys, unique) {
       // key columns compared where they are (no array per row); ROWIDS is the row's own number
       const keyColumns = columns.slice(0, keys);
       const orders = keyColumns.map((c) => (c === ROWIDS ? null : columnOrder(c, rows)));
-      const compare = (a: number, b: number): number => {
+      /** 0 when rows a and b share a key */
+      const keyOrder = (a: number, b: number): number => {
         for (let c = 0; c < keys; c++) {
           const column = keyColumns[c];
           if (column === ROWIDS) return a - b;
           const d = orders[c]!(column(a), column(b));
           if (d !== 0) return d;
         }
-        return a - b;
+        return 0;
       };
       const order = new Uint32Array(rows);
       for (let i = 0; i < rows; i++) order[i] = i;
-      order.sort(compare);
-      if (unique) {
-        for (let k = 1; k < order.length; k++) {
-          let same = true;
-          for (let c = 0; c < keys && same; c++) {
-            const column = keyColumns[c];
-            same = column !== ROWIDS && column(order[k - 1]) === column(order[k]);
-          }
-          if (same) return null;
-        }
-      }
-      return writeIndex(file, p, kept, columns, order);
+      order.sort((a, b) => keyOrder(a, b) || a - b);
+      for (let k = 1; unique && k < rows; k++) if (keyOrder(order[k - 1], order[k]) === 0) return null;
+      return writeTree(file, p, kept, columns, rows, order);
     },
     schema(columns, rows) {
       p.reset();
@@ -697,10 +634,7 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
   const autoIndex = (on: string, n: number, root: number) => schema.push({ type: 'index', name: `sqlite_autoindex_${on}_${n}`, table: on, root, sql: null });
   /** an index on a rowid table: entries (column, rowid) in BINARY order */
   const rowidIndex = (column: (r: number) => Value, rows: number) => writer.index([column, ROWIDS], rows, 2, false)!;
-  const of =
-    <T,>(items: readonly T[], pick: (item: T) => Value) =>
-    (r: number): Value =>
-      pick(items[r]);
+  const of = <T,>(items: readonly T[], pick: (item: T) => Value) => (r: number): Value => pick(items[r]);
 
   // nodes: PRIMARY KEY id and UNIQUE path are automatic indexes
   const nodeIds = of(nodes, (n) => n.id);
@@ -745,28 +679,22 @@ export function layoutGraphFile(rows: GraphRows, meta: StoreMeta, sink: PageSink
 }
 
 function writeFileHeader(page: Buffer, pageCount: number): void {
-  // byte by byte (put16/put32): Buffer's writeUInt*BE showed ~7 ms on their first call in cold builds' profiles
+  // byte by byte (put16/put32): Buffer's writeUInt*BE showed ~7 ms on their first call in cold builds' profiles.
+  // The fields left zero, as page 1 was allocated: reserved bytes per page, first freelist trunk page, free pages,
+  // default page cache size, auto-vacuum, user version, incremental vacuum, application id.
   const magic = 'SQLite format 3\0';
   for (let i = 0; i < magic.length; i++) page[i] = magic.charCodeAt(i);
   put16(page, 16, PAGE_SIZE);
   page[18] = 1; // file format write version: rollback journal
   page[19] = 1; // read version
-  page[20] = 0; // reserved bytes per page
   page[21] = 64; // max embedded payload fraction
   page[22] = 32; // min embedded payload fraction
   page[23] = 32; // leaf payload fraction
   put32(page, 24, 1); // file change counter
   put32(page, 28, pageCount);
-  put32(page, 32, 0); // first freelist trunk page
-  put32(page, 36, 0); // free pages
   put32(page, 40, 1); // schema cookie
   put32(page, 44, 4); // schema format
-  put32(page, 48, 0); // default page cache size
-  put32(page, 52, 0); // no auto-vacuum
   put32(page, 56, 1); // UTF-8
-  put32(page, 60, 0); // user version
-  put32(page, 64, 0); // incremental vacuum off
-  put32(page, 68, 0); // application id
   put32(page, 92, 1); // version-valid-for: the change counter above
   put32(page, 96, SQLITE_VERSION_NUMBER);
 }
