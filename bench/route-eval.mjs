@@ -54,6 +54,8 @@ const WORDINGS = {
       'which files need {f}?', '{f} - who uses it', 'give me the files that import {f}', 'importers of {f}?', 'what code uses {f}', 'who depends on {f}?', 'find every file importing {f}', '{f} usages',
       'who is importing {f}', 'list every importer of {f}', 'which files reference {f}?', 'what relies on {f}', '{f}: importers?', 'modules that use {f}', 'what else imports {f}', 'show me who uses {f}'],
     heldOut: ['who pulls {f} in?', 'files depending on {f}', 'is {f} imported anywhere?', 'which modules require {f}', 'everything importing {f}', 'who consumes {f}', '{f} importers', 'what needs {f}?'],
+    fresh: ['which files are depending on {f}', "{f}'s dependents", 'can you tell me which files import {f}, please', 'list all modules relying on {f}', 'files that are importing {f}', 'who all imports {f}', 'where does {f} get imported', 'what requires {f}?',
+      '{f} is used by which files', 'show the files that depend upon {f}', 'which parts of the code import {f}', 'i need the list of files that import {f}', 'does anything import {f}?', 'what is {f} imported by', 'modules importing {f}, please', "{f}'s importers?"],
   },
   imports: {
     tuning: ['what does {f} import?', 'which project files does {f} pull in?', 'dependencies of {f}', '{f} imports', 'what does {f} depend on', 'What does {f} import', 'imports of {f}', 'which files does {f} import',
@@ -62,6 +64,8 @@ const WORDINGS = {
       'what does {f} use?', 'which modules are imported by {f}', 'list the dependencies of {f}', '{f} → what does it depend on', 'tell me what {f} imports', 'which files are required by {f}', 'what does {f} pull in', "what are {f}'s imports",
       'what does {f} require?', '{f}: list its imports', 'which files is {f} importing', 'imports in {f}', 'what is {f} importing', 'modules used by {f}', '{f} dependency list', 'which dependencies does {f} have'],
     heldOut: ['what does {f} bring in?', '{f} imports what?', 'what are the dependencies of {f}?', 'which modules does {f} require?', 'files imported by {f}', 'show what {f} imports', 'deps of {f}', '{f}: dependencies'],
+    fresh: ["{f}'s deps", 'what is {f} depending on?', 'which files are imported in {f}', 'what modules is {f} using', 'list the files {f} relies on', 'could you show me what {f} imports', 'what does {f} rely on', 'which modules are pulled in by {f}',
+      'files that {f} depends on', 'what gets imported by {f}', 'dependencies for {f}', 'what is {f} requiring', '{f} depends on which files', 'show me the imports in {f} please', 'which files does {f} load', 'outgoing dependencies of {f}'],
   },
   definition: {
     tuning: ['where is {n} defined?', 'where is the class {n} declared', '{n}: where is it defined?', 'which file defines {n}', 'find the definition of {n}', 'Where is {n} declared?', 'definition of {n}', 'where is {n} defined',
@@ -70,6 +74,8 @@ const WORDINGS = {
       'where is {n} declared?', 'find {n}', "where's {n} defined", 'the file that defines {n}', '{n} defined in which file', 'where do we define {n}', 'locate {n}', 'where is {n} declared in the code',
       'where is {n} from', 'where was {n} defined?', 'which module defines {n}', 'point me to {n}', 'jump to the definition of {n}', '{n}: which file?', 'where is {n} coming from', 'lookup {n}'],
     heldOut: ['where is {n} declared', 'where do I find {n}?', 'which file is {n} in', 'open the file defining {n}', '{n} location', 'where is the {n} definition', 'find where {n} is defined', 'what file is {n} in?'],
+    fresh: ['where is {n} defined in this codebase', 'in what file is {n} declared', 'which file contains the declaration of {n}', 'where does {n} come from', 'show me the definition of {n}', 'where can i find the {n} declaration', 'what module declares {n}?', 'file defining {n}',
+      '{n} — where is it declared', 'where is {n} written', 'take me to {n}', 'could you find where {n} is defined please', 'which source file has {n}', 'who defines {n}', 'whereabouts is {n} declared', '{n} defined where'],
   },
 };
 
