@@ -56,6 +56,8 @@ const WORDINGS = {
     heldOut: ['who pulls {f} in?', 'files depending on {f}', 'is {f} imported anywhere?', 'which modules require {f}', 'everything importing {f}', 'who consumes {f}', '{f} importers', 'what needs {f}?'],
     fresh: ['which files are depending on {f}', "{f}'s dependents", 'can you tell me which files import {f}, please', 'list all modules relying on {f}', 'files that are importing {f}', 'who all imports {f}', 'where does {f} get imported', 'what requires {f}?',
       '{f} is used by which files', 'show the files that depend upon {f}', 'which parts of the code import {f}', 'i need the list of files that import {f}', 'does anything import {f}?', 'what is {f} imported by', 'modules importing {f}, please', "{f}'s importers?"],
+    fresh2: ['who is depending on {f}?', 'what files rely on {f}', 'tell me what imports {f}', '{f} — what uses it?', 'hey, which modules pull in {f}?', 'which of the files require {f}', 'find files that import {f}', 'list dependents: {f}',
+      'Which files are using {f}?', 'who needs {f}', 'what else depends on {f}?', 'show everything depending on {f} please', 'are there files that import {f}', '{f} dependents', 'what files load {f}', 'the importers of {f}, please'],
   },
   imports: {
     tuning: ['what does {f} import?', 'which project files does {f} pull in?', 'dependencies of {f}', '{f} imports', 'what does {f} depend on', 'What does {f} import', 'imports of {f}', 'which files does {f} import',
@@ -66,6 +68,8 @@ const WORDINGS = {
     heldOut: ['what does {f} bring in?', '{f} imports what?', 'what are the dependencies of {f}?', 'which modules does {f} require?', 'files imported by {f}', 'show what {f} imports', 'deps of {f}', '{f}: dependencies'],
     fresh: ["{f}'s deps", 'what is {f} depending on?', 'which files are imported in {f}', 'what modules is {f} using', 'list the files {f} relies on', 'could you show me what {f} imports', 'what does {f} rely on', 'which modules are pulled in by {f}',
       'files that {f} depends on', 'what gets imported by {f}', 'dependencies for {f}', 'what is {f} requiring', '{f} depends on which files', 'show me the imports in {f} please', 'which files does {f} load', 'outgoing dependencies of {f}'],
+    fresh2: ['what is {f} importing from?', 'which files does {f} rely on?', 'tell me the dependencies of {f}', '{f} — what does it use?', 'what does {f} pull in, please', 'list deps for {f}', 'which modules are used by {f}', 'what are the files {f} depends on',
+      'imports of {f}, please', '{f} requires which modules?', 'show {f} dependencies', 'what does {f} import from the project', 'what is required by {f}', 'which files get imported by {f}', 'what {f} is depending on', 'which files does {f} need?'],
   },
   definition: {
     tuning: ['where is {n} defined?', 'where is the class {n} declared', '{n}: where is it defined?', 'which file defines {n}', 'find the definition of {n}', 'Where is {n} declared?', 'definition of {n}', 'where is {n} defined',
@@ -76,6 +80,8 @@ const WORDINGS = {
     heldOut: ['where is {n} declared', 'where do I find {n}?', 'which file is {n} in', 'open the file defining {n}', '{n} location', 'where is the {n} definition', 'find where {n} is defined', 'what file is {n} in?'],
     fresh: ['where is {n} defined in this codebase', 'in what file is {n} declared', 'which file contains the declaration of {n}', 'where does {n} come from', 'show me the definition of {n}', 'where can i find the {n} declaration', 'what module declares {n}?', 'file defining {n}',
       '{n} — where is it declared', 'where is {n} written', 'take me to {n}', 'could you find where {n} is defined please', 'which source file has {n}', 'who defines {n}', 'whereabouts is {n} declared', '{n} defined where'],
+    fresh2: ['where is {n} declared in the source?', 'what file declares {n}', 'find where {n} is declared', 'show me the file with {n}', 'where does {n} get defined', 'which file has {n} in it?', "{n}'s definition", 'where is the declaration of {n}',
+      'go to definition of {n}', 'where would I find {n}?', 'locate the definition of {n}', 'in which module is {n} defined', 'the declaration of {n}, please', 'where is {n} defined at', 'which file is {n} declared in?', 'where do I go for {n}'],
   },
 };
 
@@ -115,8 +121,8 @@ function questions(truth, per) {
   const qs = [];
   // each subject: every tuning wording in turn (i, i + per, …) and one held-out wording
   const push = (family, subjects, make) => subjects.forEach((s, i) => {
-    const { tuning, heldOut } = WORDINGS[family];
-    const ws = [...tuning.filter((_, k) => k % subjects.length === i % subjects.length).map((w) => ['tuning', w]), ['heldOut', heldOut[i % heldOut.length]]];
+    const { tuning, heldOut, fresh } = WORDINGS[family];
+    const ws = [...tuning.filter((_, k) => k % subjects.length === i % subjects.length).map((w) => ['tuning', w]), ['heldOut', heldOut[i % heldOut.length]], ['fresh', fresh[(2 * i) % fresh.length]], ['fresh', fresh[(2 * i + 1) % fresh.length]]];
     for (const [set, w] of ws) qs.push({ family, set, query: w.replace('{f}', s).replace('{n}', s), ...make(s) });
   });
   push('dependents', spread(byCount(into), per), (f) => ({ file: f, want: [...new Set(into.get(f))].sort() }));
@@ -229,7 +235,7 @@ runMain(async () => {
   const runs = [];
   for (const p of PACKAGES) runs.push(await packageRun(p, opts.per));
   const all = runs.flatMap((r) => r.answers);
-  for (const set of ['tuning', 'heldOut']) {
+  for (const set of ['tuning', 'heldOut', 'fresh']) {
     const xs = all.filter((x) => x.set === set);
     process.stdout.write(`${set}: ${pct(xs)} right, mean ${meanTokens(xs)} tokens\n`);
   }
