@@ -43,7 +43,7 @@ const RULES: Array<[Family, RegExp]> = [
   ['phase_files', /\b(?:what|which)\b[^?]*?\b(?:matters?|relevant|files?|code|modules?)\b[^?]*?\bfor\b[^?]*?\b(?:phase|goal|milestone|task|feature)\b|\b(?:files?|code)\s+(?:relevant|that matters?|needed)\s+(?:to|for)\b|\bwhat matters for\b|\brelevant files?\s+(?:for|to)\b|\bwhere (?:do|should) i (?:start|look) (?:for|to)\b/],
   ['impact', /\b(?:impact|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
   ['hotspots', /\b(?:most (?:depended[- ]on|depended upon|used|imported|important|central|critical|shared)|hotspots?|core files|central files|key files|riskiest files)\b/],
-  ['definition', /\bwhere (?:is|are|'s)\b.*\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bwhich file (?:defines|declares|exports|contains|has|implements)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\bgo to\b/],
+  ['definition', /\bwhere (?:is|are|'s)\b.*\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bwhich file (?:defines|declares|exports|contains|has|implements)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b/],
   ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
   ['architecture', /\b(?:architecture|overview|structure|layout|organi[sz]ed|organi[sz]ation|big picture|high[- ]level|entry points?|map of)\b/],
   ['conventions', /\b(?:conventions?|patterns?|coding style|code style|style guide|naming|idioms?|how (?:are|do we|should (?:i|we)) .+ (?:written|structured|named|organi[sz]ed|tested|laid out))\b/],
@@ -63,7 +63,7 @@ const AGENT_NOUNS = new Set(['dependent', 'dependents', 'usage', 'usages', 'reli
 /** nouns for what a file links to (its dependencies) */
 const OBJECT_NOUNS = new Set(['dependency', 'dependencies', 'deps', 'dep', 'imports']);
 /** a verb's forms read as nouns after these ("its imports", "the uses of") or before "of/for/in" */
-const DETERMINERS = new Set(['its', 'the', 'their', 'his', 'her', 'any', 'all', 'my', 'our', 'your', 'whose', 'incoming', 'outgoing', 'reverse', 'direct']);
+const DETERMINERS = new Set(['its', 'the', 'their', 'his', 'her', 'my', 'our', 'your', 'whose', 'incoming', 'outgoing', 'reverse', 'direct']);
 /** the asker, not a file: "I need", "we use" */
 const ASKERS = new Set(['i', 'we', 'you', "i'd", "i'll", "we'd"]);
 
