@@ -43,7 +43,7 @@ const RULES: Array<[Family, RegExp]> = [
   ['phase_files', /\b(?:what|which)\b[^?]*?\b(?:matters?|relevant|files?|code|modules?)\b[^?]*?\bfor\b[^?]*?\b(?:phase|goal|milestone|task|feature)\b|\b(?:files?|code)\s+(?:relevant|that matters?|needed)\s+(?:to|for)\b|\bwhat matters for\b|\brelevant files?\s+(?:for|to)\b|\bwhere (?:do|should) i (?:start|look) (?:for|to)\b/],
   ['impact', /\b(?:impact|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
   ['hotspots', /\b(?:most (?:depended[- ]on|depended upon|used|imported|important|central|critical|shared)|hotspots?|core files|central files|key files|riskiest files)\b/],
-  ['definition', /\bwhere (?:is|are|'s)\b.*\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bwhich file (?:defines|declares|exports|contains|has|implements)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b/],
+  ['definition', /\bwhere (?:is|are|'s)\b(?<subject>.*)\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bfiles? (?:that |which )?(?:with|contains?|containing|has|having|holds?|defines?|defining|declares?|declaring|exports?|implements?)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b/],
   ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
   ['architecture', /\b(?:architecture|overview|structure|layout|organi[sz]ed|organi[sz]ation|big picture|high[- ]level|entry points?|map of)\b/],
   ['conventions', /\b(?:conventions?|patterns?|coding style|code style|style guide|naming|idioms?|how (?:are|do we|should (?:i|we)) .+ (?:written|structured|named|organi[sz]ed|tested|laid out))\b/],
@@ -108,8 +108,6 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
   let pos = toks.findIndex((t) => isPathLike(t));
   // a code name: camelCase or snake_case anywhere, a capitalised word past the first ("who uses Compiler")
   if (pos < 0) pos = toks.findIndex((t, i) => isCodeName(t) && (i > 0 || /[a-z][A-Z]|_/.test(t)) && subjectWords(t).length > 0);
-  const it = low.findIndex((w, i) => (w === 'it' || w === 'them') && i > pos);
-  if (it >= 0 && pos >= 0) pos = it;
   if (pos < 0) {
     for (let i = toks.length - 1; i >= 0; i--) {
       if (!isLink(i) && subjectWords(toks[i]!).length) {
@@ -119,6 +117,8 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
     }
   }
   if (pos < 0) return null;
+  // "files that have an import of F", "which have F as a dependency": F is what they link to
+  const possessed = (i: number) => /^an?$/.test(low[i - 1] ?? '') && ['as', 'has', 'have', 'having', 'had'].includes(low[i - 2] ?? '');
   const votes = new Set<Family>();
   const matched: number[] = [];
   const reverse = low.some((w) => w === 'incoming' || w === 'reverse');
@@ -130,23 +130,24 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
     const prev = low[i - 1] ?? '';
     const next = low[i + 1] ?? '';
     const inf = INFLECTIONS.get(w);
+    // "it" as this verb's object stands for the file ("F: who imports it?", "F — what depends on it?")
+    const at = low[i + 1] === 'it' || (['on', 'upon', 'in', 'by'].includes(next) && low[i + 2] === 'it') ? i + 1 : pos;
     let vote: Family | null = null;
     if (OBJECT_NOUNS.has(w) && !(w === 'imports' && !DETERMINERS.has(prev) && !/'s$/.test(toks[i - 1]?.toLowerCase() ?? '') && !['of', 'for', 'in'].includes(next))) {
-      // "which files have F as a dependency": F is what they depend on
-      vote = reverse || (low[i - 2] === 'as' && /^an?$/.test(prev)) ? 'dependents' : 'imports';
+      vote = reverse || possessed(i) ? 'dependents' : 'imports';
     } else if (!inf || ASKERS.has(prev)) continue;
     else if (inf.form === 'agent') vote = 'dependents';
     else if (inf.base === 'call' && inf.form === 'passive' && next !== 'by') continue; // "a file called x.ts"
-    else if (inf.form === 'active' && (DETERMINERS.has(prev) || /'s$/.test(toks[i - 1]?.toLowerCase() ?? '') || ['of', 'for'].includes(next)) && !/ing$/.test(w)) {
+    else if (inf.form === 'active' && (DETERMINERS.has(prev) || possessed(i) || /'s$/.test(toks[i - 1]?.toLowerCase() ?? '') || ['of', 'for'].includes(next)) && !/ing$/.test(w)) {
       // a verb's form used as a noun: "the uses of F", "references to" read as dependents, other nouns as dependencies
-      vote = reverse || inf.base === 'use' || inf.base === 'reference' || inf.base === 'call' ? 'dependents' : 'imports';
+      vote = reverse || possessed(i) || inf.base === 'use' || inf.base === 'reference' || inf.base === 'call' ? 'dependents' : 'imports';
     } else if (inf.form === 'passive' && !['has', 'have', 'had'].includes(prev)) {
       // "imported by F", "pulled in by F", "depended on by F", "imported in F": F is the one that imports
       let j = i + 1;
       let inPrep = false;
       while (['on', 'upon', 'in', 'into'].includes(low[j] ?? '')) inPrep ||= /^in/.test(low[j++]!);
-      vote = pos > i && (low[j] === 'by' || inPrep) ? 'imports' : 'dependents';
-    } else vote = pos > i ? 'dependents' : 'imports';
+      vote = at > i && (low[j] === 'by' || inPrep) ? 'imports' : 'dependents';
+    } else vote = at > i ? 'dependents' : 'imports';
     if (outgoing) vote = 'imports';
     votes.add(vote);
     matched.push(i);
@@ -171,7 +172,7 @@ const FILLER = new Set(
   picture high level high-level entry points map whole overall general similar previous past prior earlier before
   conventions convention patterns pattern style naming idioms else other incoming outgoing reverse rely relies relying
   depended needed loaded load loads pull pulls pulled link links linked references referenced edges can anywhere
-  everything anything everyone anyone parts part upon`.split(/\s+/),
+  everything anything everyone anyone parts part upon open see display has have had been being were`.split(/\s+/),
 );
 for (const [w, { form }] of INFLECTIONS) if (form === 'active' || form === 'passive') FILLER.add(w);
 
@@ -197,7 +198,9 @@ export function classify(query: string): Classified {
     if (!m) continue;
     family = f;
     matched = m[0];
-    rest = (q.slice(0, m.index) + ' ' + q.slice(m.index + m[0].length)).trim();
+    // words the pattern spans over ("where is <subject> declared") stay in the subject
+    const inner = m.groups?.subject ? q.slice(m.index, m.index + m[0].length).slice(m[0].indexOf(m.groups.subject), m[0].indexOf(m.groups.subject) + m.groups.subject.length) : '';
+    rest = (q.slice(0, m.index) + ' ' + inner + ' ' + q.slice(m.index + m[0].length)).trim();
     // "where is X defined", "how does X work": the subject is inside the matched words
     if (!subjectWords(rest).length) rest = q.slice(m.index, m.index + m[0].length);
     break;
@@ -233,6 +236,8 @@ export function classify(query: string): Classified {
 /** The words of a text that can name a subject (filler dropped, punctuation trimmed, original case kept). */
 export function subjectWords(text: string): string[] {
   return text
+    .replace(/\b(?:in|inside|within|across|throughout) (?:the |this |our |my )?(?:source(?: code| tree)?|code ?base|code|project|repo(?:sitory)?|sources)\b/gi, ' ')
+    .replace(/\bsource (?=(?:code |)files?\b)/gi, ' ')
     .split(/[\s,;?!()"]+/)
     .map((w) => w.replace(/^[`'"]+|[`'".:]+$/g, '').replace(/\(\)$/, '').replace(/'s$/, ''))
     .filter((w) => w.length >= 2 && !FILLER.has(w.toLowerCase()));
