@@ -43,7 +43,8 @@ export function registerCodebasePatternsTool(server: McpServer, ctx: ServerConte
         const f = path.posix.dirname(p);
         byFolder.set(f, [...(byFolder.get(f) ?? []), p]);
       }
-      const folders = [...byFolder.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
+      // with a query, folders in the order of their best hit (the search ranks); without, the largest first
+      const folders = args.query.trim() ? [...byFolder.entries()] : [...byFolder.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
       return {
         project: global,
         areas: {
