@@ -59,7 +59,7 @@ async function corpusRun(c, runs) {
   const step = (a, id) => a.results.find((r) => r.id === id);
 
   // subjects picked from the engine: the top hotspot, a source file with a unique name and dependencies, a declared export
-  const hot = engine.hotspots(reader, { limit: 10 }).hotspots;
+  const hot = engine.hotspots(reader, { limit: 20_000 }).hotspots;
   const hub = hot[0].path;
   const baseCount = new Map();
   for (const p of reader.byPath.keys()) baseCount.set(path.posix.basename(p), (baseCount.get(path.posix.basename(p)) ?? 0) + 1);
@@ -89,7 +89,12 @@ async function corpusRun(c, runs) {
     }],
     ['explain', `explain ${path.posix.basename(file)}`, (a) => step(a, 'answer').data.path === file],
     ['explain (vague name)', `tell me about the module that handles ${vagueWords}`, (a) => a.results.at(-1).data?.path === engine.searchIntel(reader, vagueWords, { limit: 5 }).results[0]?.path],
-    ['definition', `where is ${sym.name} defined?`, (a) => step(a, 'answer').data.locations.some((l) => l.path === sym.file && l.line === sym.line)],
+    // the declaration (file:line) the engine ranks first, which for `module.exports.X = X` is not the export's line
+    ['definition', `where is ${sym.name} defined?`, (a) => {
+      const d = engine.definitions(reader, sym.name)[0];
+      const top = step(a, 'answer').data.locations[0];
+      return top.path === reader.nodes.get(d.id).path && top.line === d.line;
+    }],
     ['imports', `what does ${file} import`, (a) => {
       const d = step(a, 'answer').data;
       const want = engine.dependencies(reader, file).dependencies.map((x) => x.path);

@@ -168,7 +168,29 @@ describe('mcp server: route', () => {
     assert.equal(step(a, 'search').data.results[0].path, 'src/auth/password.ts');
   });
 
-  it('plan mode returns the plan and runs nothing', async () => {
+  it('reads a question\'s links as people write them: any inflection, the file first or last, nouns, passives', async () => {
+    const f1 = 'src/db/client.ts';
+    const cases: Array<[string, string]> = [
+      [`files depending on ${f1}`, 'dependents'],
+      [`which modules are relying on ${f1}`, 'dependents'],
+      [`${f1}'s importers`, 'dependents'],
+      [`${f1} is required by which files`, 'dependents'],
+      [`where does ${f1} get imported`, 'dependents'],
+      [`Could you list everything that pulls in ${f1}, please`, 'dependents'],
+      [`what is ${f1} depending on`, 'imports'],
+      [`${f1}'s deps`, 'imports'],
+      [`files needed by ${f1}`, 'imports'],
+      [`${f1}: what does it rely on`, 'imports'],
+      [`what does ${f1} import and who imports it`, 'links'],
+    ];
+    for (const [q, family] of cases) {
+      const a = await ask(q, { mode: 'plan' });
+      assert.equal(a.family, family, q);
+      assert.equal(a.subject.path, f1, q);
+    }
+  });
+
+    it('plan mode returns the plan and runs nothing', async () => {
     const a = await ask('impact of changing src/db/client.ts', { mode: 'plan' });
     assert.equal(a.mode, 'plan');
     assert.deepEqual(a.results, []);
@@ -400,7 +422,20 @@ describe('mcp server: the route cache after every kind of change', () => {
     assert.deepEqual(importers(a), before);
   });
 
-  it('lease list: every lease within a large budget; under a small one, cut with the total and the call for the rest', async () => {
+  it('a file created through the real PostToolUse hook (no rebuild): the next answer is fresh and has it', async () => {
+    const before = importers(await ask());
+    assert.equal((await ask()).cached, true);
+    const file = path.join(root, 'src', 'api', 'written.ts');
+    const content = "import { query } from '../db/client.js';\nexport const written = () => query('SELECT 3', []);\n";
+    writeFileSync(file, content);
+    const hook = await runHookProcess(HOOKS.postToolUse, payload.write(root, file, content, 'create'), { cwd: root });
+    assert.equal(hook.code, 0);
+    const a = await ask();
+    assert.equal(a.cached, false, 'created');
+    assert.deepEqual(importers(a), [...before, 'src/api/written.ts'].sort());
+  });
+
+    it('lease list: every lease within a large budget; under a small one, cut with the total and the call for the rest', async () => {
     for (let i = 0; i < 70; i++) await s.ok('lease', { action: 'issue', taskId: `task-${i}`, scope: [`src/area-${i}/**`], holder: `agent-${i}` });
     const all = await s.ok<Answer>('lease', { action: 'list', max_tokens: 25_000 });
     assert.equal(all.result.total, 70);

@@ -42,16 +42,121 @@ const RULES: Array<[Family, RegExp]> = [
   ['similar_work', /\b(similar|previous|past|prior|earlier|related)\s+(work|phases?|plans?|tasks?|changes?|summar(?:y|ies))\b|\bhave we (?:ever |already )?(?:done|built|implemented|solved)\b|\bdone (?:this|that|something like (?:this|that)) before\b/],
   ['phase_files', /\b(?:what|which)\b[^?]*?\b(?:matters?|relevant|files?|code|modules?)\b[^?]*?\bfor\b[^?]*?\b(?:phase|goal|milestone|task|feature)\b|\b(?:files?|code)\s+(?:relevant|that matters?|needed)\s+(?:to|for)\b|\bwhat matters for\b|\brelevant files?\s+(?:for|to)\b|\bwhere (?:do|should) i (?:start|look) (?:for|to)\b/],
   ['impact', /\b(?:impact|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
-  ['dependents', /\b(?:incoming|reverse) (?:imports|dependencies|deps|edges|links|references)\b/],
-  ['imports', /\b(?:what|which)\b[^?]*?\b(?:does|do)\b(?=.*\b(?:imports?|depends? on|uses?|requires?|pulls? in|needs?|loads?)\b)|\b(?:imports|dependencies|deps|requirements|outgoing (?:edges|links|imports)) of\b|\bwhat is imported by\b|\b(?:what|which)\b.+\b(?:imports|requires|pulls in|depends on)\s*\??$|'s (?:imports|dependencies|deps)\b|\b(?:imports|dependencies|deps)\s*\??$|\b(?:files?|modules?) (?:it|that \S+) (?:imports|requires|pulls in|depends on)\b|\bwhat (?!else\b)(?:it|\S+) (?:imports|depends on|requires|pulls in)\b|\b(?:files?|modules?|code|packages?|things?) (?:used|imported|required|needed|loaded) by\b/],
-  ['dependents', /\b(?:who|what|which(?: other)?(?: project)?(?: files?| modules?| code)?|everything|anything|all(?: the)?(?: files?| modules?)?|files?|modules?)\s+(?:(?:that|which|else)\s+)?(?:imports?|uses?|depends? on|calls?|requires?|references?|consumes?|needs?|pulls? in|loads?)\b|\b(?:reverse dependencies|incoming (?:edges|links|imports)|dependents|importers)\b|\b(?:dependents|importers|callers|consumers|usages?|users|uses) of\b|\bused by\b|\bwhere (?:is|are) .+ (?:used|imported|called|referenced)\b|\bimported (?:by|from) where\b/],
-  ['definition', /\bwhere (?:is|are|'s)\b.*\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bwhich file (?:defines|declares|exports|contains|has|implements)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\bgo to\b/],
-  ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
   ['hotspots', /\b(?:most (?:depended[- ]on|depended upon|used|imported|important|central|critical|shared)|hotspots?|core files|central files|key files|riskiest files)\b/],
+  ['definition', /\bwhere (?:is|are|'s)\b(?<subject>.*)\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bfiles? (?:that |which )?(?:with|contains?|containing|has|having|holds?|defines?|defining|declares?|declaring|exports?|implements?)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b/],
+  ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
   ['architecture', /\b(?:architecture|overview|structure|layout|organi[sz]ed|organi[sz]ation|big picture|high[- ]level|entry points?|map of)\b/],
   ['conventions', /\b(?:conventions?|patterns?|coding style|code style|style guide|naming|idioms?|how (?:are|do we|should (?:i|we)) .+ (?:written|structured|named|organi[sz]ed|tested|laid out))\b/],
   ['explain', /\b(?:explain|tell me about|what (?:is|are|does|do)|what's|describe|purpose of|summar(?:y|i[sz]e)|overview of|how does .+ work|understand|context (?:of|for)|about)\b/],
 ];
+
+/** The rules read before a question's links (a question about a phase, a change's impact, the hotspots). */
+const LINK_RULES_AFTER = 4;
+
+/**
+ * The link verbs, each as its base form; every inflection is derived from it (`inflections`), so "depending",
+ * "relied", "requires", "importers" read as the verbs they are.
+ */
+const LINK_VERBS = ['import', 'depend', 'use', 'require', 'need', 'rely', 'pull', 'bring', 'load', 'reference', 'consume', 'call', 'include'];
+/** nouns for the files that link TO a file (its dependents), beyond the verbs' agent nouns ("importer", "user") */
+const AGENT_NOUNS = new Set(['dependent', 'dependents', 'usage', 'usages', 'reliant', 'callers', 'caller']);
+/** nouns for what a file links to (its dependencies) */
+const OBJECT_NOUNS = new Set(['dependency', 'dependencies', 'deps', 'dep', 'imports']);
+/** a verb's forms read as nouns after these ("its imports", "the uses of") or before "of/for/in" */
+const DETERMINERS = new Set(['its', 'the', 'their', 'his', 'her', 'my', 'our', 'your', 'whose', 'incoming', 'outgoing', 'reverse', 'direct']);
+/** the asker, not a file: "I need", "we use" */
+const ASKERS = new Set(['i', 'we', 'you', "i'd", "i'll", "we'd"]);
+
+type LinkForm = 'active' | 'passive' | 'agent' | 'object';
+
+/** base → form of every inflection: "rely" → relies, relying, relied, reliant…; "use" → uses, using, used, user(s) */
+const INFLECTIONS: Map<string, { base: string; form: LinkForm }> = (() => {
+  const m = new Map<string, { base: string; form: LinkForm }>();
+  for (const b of LINK_VERBS) {
+    const stem = b.replace(/e$/, '');
+    const y = b.endsWith('y') ? b.slice(0, -1) : null;
+    const third = y ? `${y}ies` : `${b}s`;
+    const past = y ? `${y}ied` : b.endsWith('e') ? `${b}d` : `${b}ed`;
+    for (const w of [b, third, `${stem}ing`]) m.set(w, { base: b, form: 'active' });
+    m.set(past, { base: b, form: 'passive' });
+    for (const w of [`${stem}er`, `${stem}ers`]) m.set(w, { base: b, form: 'agent' });
+  }
+  m.set('brought', { base: 'bring', form: 'passive' });
+  for (const w of AGENT_NOUNS) m.set(w, { base: w, form: 'agent' });
+  return m;
+})();
+
+const isPathLike = (w: string) => w.includes('/') || /\.[A-Za-z][\w]{0,5}$/.test(w) && /^[\w.$@-]+$/.test(w);
+const isCodeName = (w: string) => /^[A-Za-z_$][\w$]*$/.test(w) && /[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|_|^[A-Z][A-Za-z0-9]*$/.test(w) && w !== 'I';
+
+/**
+ * Which way a question asks about a file's links, read from its grammar rather than fixed phrases: each link word
+ * (any inflection of a link verb, or a noun for dependents or dependencies) votes for a direction by its form and
+ * where the file stands against it — the file after an active verb is its object ("who imports F", "files
+ * depending on F": dependents), before it its subject ("what does F import", "what is F relying on": imports); a
+ * passive verb reads the other way unless the file is the agent after "by"/"in" ("F is used by …", "where does F
+ * get imported": dependents; "files required by F": imports); "dependents/importers/usages of F" are dependents,
+ * "dependencies/deps of F", "F's imports" its imports; "incoming"/"reverse" and "outgoing" say it outright. Votes
+ * for both directions read as `links` (both). Null without a link word or a subject.
+ */
+function readLinks(q: string): { family: Family; matched: string; rest: string } | null {
+  const raw = q.split(/[\s,;!?()"]+/).filter(Boolean);
+  const toks = raw.map((t) => t.replace(/^[`'"]+|[`'".:]+$/g, ''));
+  const low = toks.map((t) => t.toLowerCase().replace(/'s$/, ''));
+  const isLink = (i: number) => INFLECTIONS.has(low[i]!) || OBJECT_NOUNS.has(low[i]!);
+  // where the file stands: a path or code name, then "it" after it ("F: who imports it?"), else the last subject word
+  let pos = toks.findIndex((t) => isPathLike(t));
+  // a code name: camelCase or snake_case anywhere, a capitalised word past the first ("who uses Compiler")
+  if (pos < 0) pos = toks.findIndex((t, i) => isCodeName(t) && (i > 0 || /[a-z][A-Z]|_/.test(t)) && subjectWords(t).length > 0);
+  if (pos < 0) {
+    for (let i = toks.length - 1; i >= 0; i--) {
+      if (!isLink(i) && subjectWords(toks[i]!).length) {
+        pos = i;
+        break;
+      }
+    }
+  }
+  if (pos < 0) return null;
+  // "files that have an import of F", "which have F as a dependency": F is what they link to
+  const possessed = (i: number) => /^an?$/.test(low[i - 1] ?? '') && ['as', 'has', 'have', 'having', 'had'].includes(low[i - 2] ?? '');
+  const votes = new Set<Family>();
+  const matched: number[] = [];
+  const reverse = low.some((w) => w === 'incoming' || w === 'reverse');
+  const outgoing = low.includes('outgoing');
+  for (let i = 0; i < low.length; i++) {
+    const w = low[i]!;
+    // the subject itself ("who imports Dependency") and a capitalised name are never link words
+    if (i === pos || (i > 0 && /^[A-Z]/.test(toks[i]!))) continue;
+    const prev = low[i - 1] ?? '';
+    const next = low[i + 1] ?? '';
+    const inf = INFLECTIONS.get(w);
+    // "it" as this verb's object stands for the file ("F: who imports it?", "F — what depends on it?")
+    const at = low[i + 1] === 'it' || (['on', 'upon', 'in', 'by'].includes(next) && low[i + 2] === 'it') ? i + 1 : pos;
+    let vote: Family | null = null;
+    if (OBJECT_NOUNS.has(w) && !(w === 'imports' && !DETERMINERS.has(prev) && !/'s$/.test(toks[i - 1]?.toLowerCase() ?? '') && !['of', 'for', 'in'].includes(next))) {
+      vote = reverse || possessed(i) ? 'dependents' : 'imports';
+    } else if (!inf || ASKERS.has(prev)) continue;
+    else if (inf.form === 'agent') vote = 'dependents';
+    else if (inf.base === 'call' && inf.form === 'passive' && next !== 'by') continue; // "a file called x.ts"
+    else if (inf.form === 'active' && (DETERMINERS.has(prev) || possessed(i) || /'s$/.test(toks[i - 1]?.toLowerCase() ?? '') || ['of', 'for'].includes(next)) && !/ing$/.test(w)) {
+      // a verb's form used as a noun: "the uses of F", "references to" read as dependents, other nouns as dependencies
+      vote = reverse || possessed(i) || inf.base === 'use' || inf.base === 'reference' || inf.base === 'call' ? 'dependents' : 'imports';
+    } else if (inf.form === 'passive' && !['has', 'have', 'had'].includes(prev)) {
+      // "imported by F", "pulled in by F", "depended on by F", "imported in F": F is the one that imports
+      let j = i + 1;
+      let inPrep = false;
+      while (['on', 'upon', 'in', 'into'].includes(low[j] ?? '')) inPrep ||= /^in/.test(low[j++]!);
+      vote = at > i && (low[j] === 'by' || inPrep) ? 'imports' : 'dependents';
+    } else vote = at > i ? 'dependents' : 'imports';
+    if (outgoing) vote = 'imports';
+    votes.add(vote);
+    matched.push(i);
+  }
+  if (!votes.size) return null;
+  const family: Family = votes.size > 1 ? 'links' : [...votes][0]!;
+  const rest = toks.filter((_, i) => !matched.includes(i)).join(' ');
+  return { family, matched: matched.map((i) => toks[i]).join(' '), rest };
+}
 
 /** Words that never name a subject. */
 const FILLER = new Set(
@@ -66,8 +171,10 @@ const FILLER = new Set(
   go matters matter relevant give architecture structure layout organized organised organization organisation big
   picture high level high-level entry points map whole overall general similar previous past prior earlier before
   conventions convention patterns pattern style naming idioms else other incoming outgoing reverse rely relies relying
-  depended needed loaded load loads pull pulls pulled link links linked references referenced edges can`.split(/\s+/),
+  depended needed loaded load loads pull pulls pulled link links linked references referenced edges can anywhere
+  everything anything everyone anyone parts part upon open see display has have had been being were`.split(/\s+/),
 );
+for (const [w, { form }] of INFLECTIONS) if (form === 'active' || form === 'passive') FILLER.add(w);
 
 /** Classifies a question. Anything no rule matches is a `search`. */
 export function classify(query: string): Classified {
@@ -79,12 +186,21 @@ export function classify(query: string): Classified {
   let family: Family = 'search';
   let matched = '';
   let rest = q;
-  for (const [f, re] of RULES) {
+  for (const [k, [f, re]] of RULES.entries()) {
+    if (k === LINK_RULES_AFTER) {
+      const l = phase ? null : readLinks(q);
+      if (l && subjectWords(l.rest).length) {
+        ({ family, matched, rest } = l);
+        break;
+      }
+    }
     const m = (f === 'status' ? re.exec(q) : null) ?? re.exec(lower);
     if (!m) continue;
     family = f;
     matched = m[0];
-    rest = (q.slice(0, m.index) + ' ' + q.slice(m.index + m[0].length)).trim();
+    // words the pattern spans over ("where is <subject> declared") stay in the subject
+    const inner = m.groups?.subject ? q.slice(m.index, m.index + m[0].length).slice(m[0].indexOf(m.groups.subject), m[0].indexOf(m.groups.subject) + m.groups.subject.length) : '';
+    rest = (q.slice(0, m.index) + ' ' + inner + ' ' + q.slice(m.index + m[0].length)).trim();
     // "where is X defined", "how does X work": the subject is inside the matched words
     if (!subjectWords(rest).length) rest = q.slice(m.index, m.index + m[0].length);
     break;
@@ -120,6 +236,8 @@ export function classify(query: string): Classified {
 /** The words of a text that can name a subject (filler dropped, punctuation trimmed, original case kept). */
 export function subjectWords(text: string): string[] {
   return text
+    .replace(/\b(?:in|inside|within|across|throughout) (?:the |this |our |my )?(?:source(?: code| tree)?|code ?base|code|project|repo(?:sitory)?|sources)\b/gi, ' ')
+    .replace(/\bsource (?=(?:code |)files?\b)/gi, ' ')
     .split(/[\s,;?!()"]+/)
     .map((w) => w.replace(/^[`'"]+|[`'".:]+$/g, '').replace(/\(\)$/, '').replace(/'s$/, ''))
     .filter((w) => w.length >= 2 && !FILLER.has(w.toLowerCase()));

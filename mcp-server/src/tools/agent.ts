@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { completeItem, enqueuePlan, historyEvents, listRules, resolveSpawnPlan, ruleFor, setRule, checkOptions, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type SpawnItem } from '../../../engine/src/index.js';
 import type { ServerContext } from '../context.js';
 import { answer, planning, PLANNING_OUTPUT, stateStore, WRITES_DESTRUCTIVE } from '../planning.js';
-import { ToolInputError } from '../result.js';
+import { SAFETY_CAP, ToolInputError } from '../result.js';
 import { defineTool } from './define.js';
 
-const QUEUE_CAP = 100;
 const STATUSES = ['pending', 'completed', 'failed', 'skipped'];
 
 export function registerAgentTool(server: McpServer, ctx: ServerContext) {
@@ -61,7 +60,7 @@ export function registerAgentTool(server: McpServer, ctx: ServerContext) {
             if (args.status && !STATUSES.includes(args.status)) throw new ToolInputError(`status must be one of ${STATUSES.join(', ')}`);
             const { state, notice } = await store.read();
             const matching = state.queue.filter((i: SpawnItem) => (!args.status || i.status === args.status) && (!args.intent || i.intent === args.intent));
-            const shown = (args.status === 'pending' || !args.status ? matching : [...matching].reverse()).slice(0, QUEUE_CAP);
+            const shown = (args.status === 'pending' || !args.status ? matching : [...matching].reverse()).slice(0, SAFETY_CAP);
             return answer({ total: matching.length, truncated: matching.length > shown.length, items: shown }, notice);
           }
           case 'complete': {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { folderConventions, searchIntel } from '../../../engine/src/index.js';
 import { listItems, plain } from '../adapters/markdown.js';
 import type { ServerContext } from '../context.js';
-import { cappedSchema, withinBudget } from '../result.js';
+import { cappedSchema, SAFETY_CAP, withinBudget } from '../result.js';
 import { excerpt } from '../views.js';
 import { defineTool } from './define.js';
 
@@ -37,13 +37,14 @@ export function registerCodebasePatternsTool(server: McpServer, ctx: ServerConte
         .map(plain)
         .filter((l) => !/^folder roles/i.test(l) && !/^\S+\s+—/.test(l) && !l.startsWith('…'))
         .slice(0, 6);
-      const hits = args.query.trim() ? searchIntel(reader, args.query, { limit: 40 }).results.map((h) => h.path) : [...reader.byPath.keys()];
+      const hits = args.query.trim() ? searchIntel(reader, args.query, { limit: SAFETY_CAP }).results.map((h) => h.path) : [...reader.byPath.keys()];
       const byFolder = new Map<string, string[]>();
       for (const p of hits) {
         const f = path.posix.dirname(p);
         byFolder.set(f, [...(byFolder.get(f) ?? []), p]);
       }
-      const folders = [...byFolder.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
+      // with a query, folders in the order of their best hit (the search ranks); without, the largest first
+      const folders = args.query.trim() ? [...byFolder.entries()] : [...byFolder.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
       return {
         project: global,
         areas: {

@@ -88,8 +88,8 @@ export function registerDiscussTool(server: McpServer, ctx: ServerContext) {
       }
       const goal = `${phaseGoalText(project, p.number)} ${topic}`.trim();
       try {
-        for (const w of rankPastWork(project, goal, { exclude: p.number }).filter((w) => w.kind === 'summary').slice(0, 3)) {
-          for (const d of w.decisions.slice(0, 3)) decisions.push(`${d} — phase ${w.phase}`);
+        for (const w of rankPastWork(project, goal, { exclude: p.number }).filter((w) => w.kind === 'summary')) {
+          for (const d of w.decisions) decisions.push(`${d} — phase ${w.phase}`);
         }
       } catch {
         // no past work

@@ -41,7 +41,7 @@ export async function relevantFiles(project: Project, goal: string, options: { e
   const words = [...new Set(contentWords(goal))].slice(0, 12);
   const byPath = new Map<string, RelevantFile>();
   if (words.length) {
-    for (const h of searchIntel(reader, words.join(' '), { limit: 60 }).results) {
+    for (const h of searchIntel(reader, words.join(' '), { limit: SAFETY_CAP }).results) {
       byPath.set(h.path, { path: h.path, score: h.score, reasons: [`matches ${h.matches.slice(0, 3).join(', ')}`] });
     }
   }

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { bindSkill, checkOptions, recommendSkills, registerSkill, unbindSkill } from '../../../engine/src/index.js';
 import type { ServerContext } from '../context.js';
 import { answer, planning, PLANNING_OUTPUT, stateStore, WRITES_DESTRUCTIVE } from '../planning.js';
-import { ToolInputError } from '../result.js';
+import { SAFETY_CAP, ToolInputError } from '../result.js';
 import { defineTool } from './define.js';
 
-const LIST_CAP = 200;
 
 export function registerSkillTool(server: McpServer, ctx: ServerContext) {
   return defineTool(server, ctx, {
@@ -32,7 +31,7 @@ export function registerSkillTool(server: McpServer, ctx: ServerContext) {
           case 'list': {
             const { state, notice } = await store.read();
             const skills = Object.values(state.skills).sort((a, b) => a.id.localeCompare(b.id));
-            return answer({ total: skills.length, truncated: skills.length > LIST_CAP, skills: skills.slice(0, LIST_CAP), bindings: state.bindings }, notice);
+            return answer({ total: skills.length, truncated: skills.length > SAFETY_CAP, skills: skills.slice(0, SAFETY_CAP), bindings: state.bindings }, notice);
           }
           case 'register': {
             const { result, notice } = await store.update((s) => registerSkill(s, { skillId: args.skillId, title: args.title, description: args.description, tags: args.tags }, Date.now()));

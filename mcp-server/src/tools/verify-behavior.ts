@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { searchIntel, type IntelReader } from '../../../engine/src/index.js';
 import { contentWords, similarity } from '../adapters/markdown.js';
 import type { Project, ServerContext } from '../context.js';
-import { cap, cappedSchema } from '../result.js';
+import { cap, cappedSchema, SAFETY_CAP } from '../result.js';
 import { defineTool } from './define.js';
 import { testTitles } from './verify-artifact.js';
 
@@ -21,7 +21,7 @@ export function behaviorEvidence(project: Project, reader: IntelReader, mustHave
           .map(({ s: _s, ...l }) => l);
   const code: Array<{ path: string; line: number; detail: string }> = [];
   if (checkType !== 'test' && words.length) {
-    const hits = searchIntel(reader, words.slice(0, 12).join(' '), { limit: 20 }).results.filter((h) => h.type !== 'test');
+    const hits = searchIntel(reader, words.slice(0, 12).join(' '), { limit: SAFETY_CAP }).results.filter((h) => h.type !== 'test');
     const top = hits[0]?.score ?? 0;
     for (const h of hits) {
       if (h.score < top * 0.5 || h.matches.length === 0) continue;
