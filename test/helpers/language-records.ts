@@ -4,15 +4,10 @@ import { buildIntel, intelPaths, openIntel, type IntelReader } from '../../engin
 import type { FileRecord, IndexDocument } from '../../engine/src/types.js';
 import { cleanupProjects, copyProject } from './project.js';
 
+export { resolvedOf } from './resolved.js';
+
 /** The records of index.json as the last build or update wrote them. */
 export const indexFiles = (root: string): Record<string, FileRecord> => (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
-
-/** What one statement resolved to: `kind:target` per entry of the record, in order, `~` before an inferred one. */
-export function resolvedOf(record: FileRecord, specifier: string): string[] {
-  return record.imports
-    .filter((i) => i.specifier === specifier)
-    .map((i) => `${i.inferred ? '~' : ''}${i.resolved.kind}:${'path' in i.resolved ? i.resolved.path : 'package' in i.resolved ? i.resolved.package : 'module' in i.resolved ? i.resolved.module : i.resolved.reason}`);
-}
 
 /** A copy of test/fixtures/projects/<name>, built once for a describe block: its root, records and an open reader. */
 export function builtFixture(name: string): { root: string; files: Record<string, FileRecord>; reader: IntelReader } {

@@ -29,7 +29,7 @@ describe('C#: usings bound to the files that declare the types a file uses, scop
   });
 
   it('a using that binds none of the file\'s types reaches the static classes of its namespace (extension methods), inferred', () => {
-    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['~file:src/Shop.Core/Models/OrderExtensions.cs']);
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/OrderExtensions.cs (inferred)']);
     assert.deepEqual(resolvedOf(f.files['src/Shop.Web/GlobalUsings.cs'], 'Shop.Core.Models'), ['builtin:Shop.Core.Models'], 'a global using binds through every file\'s own scope, not its own file');
   });
 

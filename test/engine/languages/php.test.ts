@@ -47,7 +47,7 @@ describe('PHP: includes by PHP\'s rules, class names by Composer\'s autoload, th
     assert.deepEqual(resolvedOf(c, 'App\\Http\\Router'), ['file:src/Http/Router.php'], 'a constructor-promoted parameter\'s type');
     assert.deepEqual(resolvedOf(c, 'Legacy_Mailer'), ['file:lib/Legacy/Mailer.php'], 'psr-0: `_` in the class name is a folder');
     assert.deepEqual(resolvedOf(c, 'OldThing'), ['file:classes/old.php'], 'classmap: the class declared in a file under classes/');
-    assert.deepEqual(resolvedOf(c, 'Plugins\\Extra\\Widget'), ['~file:plugins/Extra/Widget.php'], 'no autoload rule: the file declaring it, inferred');
+    assert.deepEqual(resolvedOf(c, 'Plugins\\Extra\\Widget'), ['file:plugins/Extra/Widget.php (inferred)'], 'no autoload rule: the file declaring it, inferred');
     assert.deepEqual(resolvedOf(c, 'RuntimeException'), ['builtin:RuntimeException']);
     assert.deepEqual(resolvedOf(c, 'App\\Missing'), ['unresolved:App\\Missing: no file for it under the composer.json autoload folders']);
     // names a `use` imported, and the file's own classes and traits, are not imported again
@@ -60,7 +60,7 @@ describe('PHP: includes by PHP\'s rules, class names by Composer\'s autoload, th
     const b = f.files['bootstrap.php'];
     assert.deepEqual(resolvedOf(f.files['src/Http/Controller.php'], '__DIR__/../../bootstrap.php'), ['file:bootstrap.php']);
     assert.deepEqual(resolvedOf(b, '__DIR__/src/helpers.php'), ['file:src/helpers.php'], 'dirname(__FILE__)');
-    assert.deepEqual(resolvedOf(b, 'config.php'), ['~file:config.php'], 'the include path is the working directory first: a guess');
+    assert.deepEqual(resolvedOf(b, 'config.php'), ['file:config.php (inferred)'], 'the include path is the working directory first: a guess');
     assert.deepEqual(resolvedOf(b, '__DIR__/vendor/autoload.php'), ['external:vendor/autoload.php']);
     assert.deepEqual(resolvedOf(b, '__DIR__/../outside.php'), ['unresolved:__DIR__/../outside.php: outside the project'], 'dirname(__DIR__)');
     assert.equal(b.imports.length, 4, 'the path with $env is not known before run time');
@@ -110,7 +110,7 @@ describe('PHP through the hook and updates', () => {
   it('a file that changes its namespace moves the names other files resolve through it', async () => {
     const root = copyProject('php-rules');
     await buildIntel(root);
-    assert.deepEqual(resolvedOf(indexOf(root)['src/Http/Controller.php'], 'Plugins\\Extra\\Widget'), ['~file:plugins/Extra/Widget.php']);
+    assert.deepEqual(resolvedOf(indexOf(root)['src/Http/Controller.php'], 'Plugins\\Extra\\Widget'), ['file:plugins/Extra/Widget.php (inferred)']);
     writeFileSync(path.join(root, 'plugins/Extra/Widget.php'), '<?php\n\nnamespace Plugins\\Other;\n\nclass Widget\n{\n}\n');
     const { updateIntel } = await import('../../../engine/src/index.js');
     const report = await updateIntel(root, ['plugins/Extra/Widget.php']);
@@ -131,6 +131,6 @@ describe('PHP through the hook and updates', () => {
     const { updateIntel } = await import('../../../engine/src/index.js');
     writeFileSync(path.join(root, 'composer.json'), '{ "autoload": ');
     await updateIntel(root, ['composer.json']);
-    assert.deepEqual(resolvedOf(indexOf(root)['app.php'], 'Shop\\Cart'), ['~file:lib/Cart.php'], 'no autoload rule left: the declaring file, inferred');
+    assert.deepEqual(resolvedOf(indexOf(root)['app.php'], 'Shop\\Cart'), ['file:lib/Cart.php (inferred)'], 'no autoload rule left: the declaring file, inferred');
   });
 });

@@ -39,21 +39,21 @@ describe('Ruby: requires by the load path, constants inferred as Zeitwerk would 
     assert.deepEqual(resolvedOf(w, 'json'), ['builtin:json']);
     assert.deepEqual(resolvedOf(w, 'rack'), ['external:rack']);
     assert.deepEqual(resolvedOf(f.files['spec/spec_helper.rb'], 'widget'), ['file:lib/widget.rb']);
-    assert.deepEqual(resolvedOf(f.files['spec/widget/core_spec.rb'], 'spec_helper'), ['~file:spec/spec_helper.rb']);
-    assert.deepEqual(resolvedOf(f.files['tasks/build.rake'], 'tasks/helper.rb'), ['~file:tasks/helper.rb'], 'load: the working directory, a guess');
+    assert.deepEqual(resolvedOf(f.files['spec/widget/core_spec.rb'], 'spec_helper'), ['file:spec/spec_helper.rb (inferred)']);
+    assert.deepEqual(resolvedOf(f.files['tasks/build.rake'], 'tasks/helper.rb'), ['file:tasks/helper.rb (inferred)'], 'load: the working directory, a guess');
     // kinds say when it runs
     const kinds = Object.fromEntries(w.imports.map((i) => [i.specifier, i.kind]));
     assert.deepEqual(kinds, { './widget/version': 'require', 'widget/core': 'require', json: 'require', rack: 'require', 'json/ext': 'conditional-import', 'widget/parts': 'lazy-import', 'widget/helpers': 'lazy-import' });
   });
 
   it('constants: looked up from their nesting as Ruby does, mapped to files as Zeitwerk names them, inferred', () => {
-    assert.deepEqual(resolvedOf(f.files['lib/widget/core.rb'], 'Base (in Widget)'), ['~file:lib/widget/base.rb']);
-    assert.deepEqual(resolvedOf(f.files['lib/widget/core.rb'], 'Parts::Gear (in Widget::Core)'), ['~file:lib/widget/parts/gear.rb']);
+    assert.deepEqual(resolvedOf(f.files['lib/widget/core.rb'], 'Base (in Widget)'), ['file:lib/widget/base.rb (inferred)']);
+    assert.deepEqual(resolvedOf(f.files['lib/widget/core.rb'], 'Parts::Gear (in Widget::Core)'), ['file:lib/widget/parts/gear.rb (inferred)']);
     const controller = f.files['shop/app/controllers/admin/users_controller.rb'];
-    assert.deepEqual(resolvedOf(controller, 'User (in Admin::UsersController)'), ['~file:shop/app/models/user.rb']);
-    assert.deepEqual(resolvedOf(controller, 'ApplicationController (in Admin)'), ['~file:shop/app/controllers/application_controller.rb']);
+    assert.deepEqual(resolvedOf(controller, 'User (in Admin::UsersController)'), ['file:shop/app/models/user.rb (inferred)']);
+    assert.deepEqual(resolvedOf(controller, 'ApplicationController (in Admin)'), ['file:shop/app/controllers/application_controller.rb (inferred)']);
     assert.deepEqual(resolvedOf(controller, 'HTMLParser (in Admin::UsersController)'), ['external:HTMLParser']);
-    assert.deepEqual(resolvedOf(f.files['shop/app/models/user.rb'], 'Trackable (in User)'), ['~file:shop/app/models/concerns/trackable.rb'], 'app/models/concerns is a f.root');
+    assert.deepEqual(resolvedOf(f.files['shop/app/models/user.rb'], 'Trackable (in User)'), ['file:shop/app/models/concerns/trackable.rb (inferred)'], 'app/models/concerns is a root');
     assert.ok(!f.files['shop/app/models/application_record.rb'].imports.length, 'ActiveRecord is a framework constant');
   });
 

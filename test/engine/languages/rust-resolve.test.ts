@@ -5,13 +5,7 @@ import { blastRadius, buildIntel, intelPaths, intelStatus, openIntel, type Intel
 import { readGraphRows } from '../../../engine/src/store/index.js';
 import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
 import { cleanupProjects, copyProject, tempProject } from '../../helpers/project.js';
-
-/** What one import statement resolved to: `kind:target` per entry of the record. */
-function resolvedOf(record: FileRecord, specifier: string): string[] {
-  return record.imports
-    .filter((i) => i.specifier === specifier)
-    .map((i) => `${i.resolved.kind}:${'path' in i.resolved ? i.resolved.path : 'package' in i.resolved ? i.resolved.package : 'module' in i.resolved ? i.resolved.module : i.resolved.reason}`);
-}
+import { resolvedOf } from '../../helpers/resolved.js';
 
 const CORE = 'crates/core-lib/src';
 
