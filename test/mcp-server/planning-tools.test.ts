@@ -147,8 +147,15 @@ describe('mcp server: planning tools', () => {
     assert.equal(unknown.item, null);
     assert.match(unknown.message, /no queue item "S-ffffffffffff": nothing was completed/);
     const events = (await s.ok('agent', { action: 'history' })).result.events;
-    assert.deepEqual(events.map((e: any) => e.type), ['set_rule', 'enqueue', 'enqueue', 'complete', 'complete']);
-    assert.deepEqual((await s.ok('agent', { action: 'history', limit: 2 })).result.events.map((e: any) => e.status), ['failed', 'skipped']);
+    assert.deepEqual(events.map((e: any) => e.type), ['complete', 'complete', 'enqueue', 'enqueue', 'set_rule'], 'newest first');
+    assert.deepEqual((await s.ok('agent', { action: 'history', limit: 2 })).result.events.map((e: any) => e.status), ['skipped', 'failed']);
+    // a small budget cuts the list from its oldest end and says so
+    const cut = await s.ok('agent', { action: 'history', max_tokens: 150 });
+    assert.equal(cut.result.total, 5);
+    assert.equal(cut.result.truncated, true);
+    assert.ok(cut.result.events.length < 5 && cut.result.events.length >= 1);
+    assert.equal(cut.result.events[0].status, 'skipped', 'the newest event stays');
+    assert.match(cut.budget.rest, /max_tokens/);
   });
 
   it('agent: bad input is refused clearly and changes nothing', async () => {

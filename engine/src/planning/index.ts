@@ -38,7 +38,6 @@ export {
   enqueuePlan,
   completeItem,
   historyEvents,
-  HISTORY_DEFAULT_LIMIT,
   HISTORY_MAX_LIMIT,
   type SpawnPlan,
 } from './spawn.js';

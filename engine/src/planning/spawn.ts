@@ -51,7 +51,6 @@ export const DEFAULT_SPAWN_RULES: Readonly<Record<string, SpawnRule>> = Object.f
 export const MAX_AGENTS_PER_STAGE = 20;
 export const MAX_NOTES_CHARS = 2_000;
 export const MAX_PENDING_ITEMS = 500;
-export const HISTORY_DEFAULT_LIMIT = 50;
 export const HISTORY_MAX_LIMIT = 200;
 const MAX_NOTE_CHARS = 2_000;
 const CLOSED: readonly ClosedStatus[] = ['completed', 'failed', 'skipped'];
@@ -211,8 +210,11 @@ export function completeItem(
   return { item, message: `${item.agent} (${item.id}) is ${item.status}` };
 }
 
-/** The newest `limit` history events (default 50, at most 200), newest last. */
-export function historyEvents(state: GsdState, limit: number = HISTORY_DEFAULT_LIMIT): HistoryEvent[] {
-  const n = Number.isFinite(limit) ? Math.max(1, Math.min(HISTORY_MAX_LIMIT, Math.floor(limit))) : HISTORY_DEFAULT_LIMIT;
-  return state.history.slice(-n);
+/**
+ * The newest `limit` history events (default: every one the store keeps, at most 200), newest FIRST: an answer cut
+ * by its token budget keeps the most recent events.
+ */
+export function historyEvents(state: GsdState, limit: number = HISTORY_MAX_LIMIT): HistoryEvent[] {
+  const n = Number.isFinite(limit) ? Math.max(1, Math.min(HISTORY_MAX_LIMIT, Math.floor(limit))) : HISTORY_MAX_LIMIT;
+  return state.history.slice(-n).reverse();
 }

@@ -1,7 +1,7 @@
 /** `agent`: spawn rules per intent, resolved spawn plans, the spawn queue and its history (engine/src/planning/spawn.ts). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { completeItem, enqueuePlan, historyEvents, listRules, resolveSpawnPlan, ruleFor, setRule, checkOptions, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type SpawnItem } from '../../../engine/src/index.js';
+import { completeItem, enqueuePlan, historyEvents, listRules, resolveSpawnPlan, ruleFor, setRule, checkOptions, HISTORY_MAX_LIMIT, type SpawnItem } from '../../../engine/src/index.js';
 import type { ServerContext } from '../context.js';
 import { answer, planning, PLANNING_OUTPUT, stateStore, WRITES_DESTRUCTIVE } from '../planning.js';
 import { SAFETY_CAP, ToolInputError } from '../result.js';
@@ -22,7 +22,7 @@ export function registerAgentTool(server: McpServer, ctx: ServerContext) {
       spawnId: z.string().max(200).optional().describe('item'),
       completionStatus: z.string().optional().describe('completed|failed|skipped'),
       note: z.string().max(4000).optional().describe('note'),
-      limit: z.number().optional().describe('1-200, default 50'),
+      limit: z.number().optional().describe('history: the newest N (1-200); default all kept'),
     },
     output: PLANNING_OUTPUT,
     run: (project, args) =>
@@ -72,7 +72,9 @@ export function registerAgentTool(server: McpServer, ctx: ServerContext) {
               throw new ToolInputError(`limit must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`);
             }
             const { state, notice } = await store.read();
-            return answer({ events: historyEvents(state, args.limit ?? HISTORY_DEFAULT_LIMIT) }, notice);
+            // newest first, so a cut by the answer's budget drops the oldest
+            const events = historyEvents(state, args.limit);
+            return answer({ total: Math.min(state.history.length, args.limit ?? HISTORY_MAX_LIMIT), truncated: false, events }, notice);
           }
         }
       }),
