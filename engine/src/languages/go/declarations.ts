@@ -13,43 +13,76 @@ export interface GoDeclarations {
 
 const IDENT = /[\p{L}_][\p{L}\p{Nd}_]*/uy;
 
-/** Tokens of Go source: identifiers, one-character punctuation and `\n` (statement ends matter in groups). */
+/** ASCII letter, digit or `_` (non-ASCII letters go through IDENT) */
+const wordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+
+/**
+ * Tokens of Go source where declarations can be: at bracket depth 0, and at depth 1 inside a `var`/`const`/`type`
+ * group: identifiers, one-character punctuation and `\n` (entries of a group end at line ends). Bodies are skipped
+ * (only their brackets, strings and comments are followed), so the cost is one pass over the characters.
+ */
 function tokens(text: string): string[] {
   const out: string[] = [];
   const n = text.length;
+  let depth = 0;
+  let group = false;
+  let last = '';
+  const emit = (t: string): void => {
+    out.push(t);
+    last = t;
+  };
   for (let i = 0; i < n; ) {
-    const c = text[i];
-    if (c === '\n') {
-      out.push('\n');
+    const c = text.charCodeAt(i);
+    const visible = depth === 0 || (group && depth === 1);
+    if (c === 10) {
+      if (visible) emit('\n');
       i++;
-    } else if (c === ' ' || c === '\t' || c === '\r') i++;
-    else if (c === '/' && text[i + 1] === '/') {
+    } else if (c === 32 || c === 9 || c === 13) i++;
+    else if (c === 47 && text.charCodeAt(i + 1) === 47) {
       const end = text.indexOf('\n', i);
       i = end < 0 ? n : end;
-    } else if (c === '/' && text[i + 1] === '*') {
+    } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
       const end = text.indexOf('*/', i + 2);
-      const body = text.slice(i, end < 0 ? n : end);
-      if (body.includes('\n')) out.push('\n');
+      if (visible && text.slice(i, end < 0 ? n : end).includes('\n')) emit('\n');
       i = end < 0 ? n : end + 2;
-    } else if (c === '`') {
+    } else if (c === 96) {
       const end = text.indexOf('`', i + 1);
-      out.push('"');
+      if (visible) emit('"');
       i = end < 0 ? n : end + 1;
-    } else if (c === '"' || c === "'") {
+    } else if (c === 34 || c === 39) {
       let j = i + 1;
-      while (j < n && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      out.push('"');
-      i = j + 1;
-    } else {
-      IDENT.lastIndex = i;
-      const m = IDENT.exec(text);
-      if (m) {
-        out.push(m[0]);
-        i += m[0].length;
-      } else {
-        out.push(c);
-        i++;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === c || d === 10) break;
+        j += d === 92 ? 2 : 1;
       }
+      if (visible) emit('"');
+      i = j + 1;
+    } else if (c === 123 || c === 40 || c === 91) {
+      if (visible) {
+        if (depth === 0 && c === 40 && (last === 'var' || last === 'const' || last === 'type')) group = true;
+        emit(text[i]);
+      }
+      depth++;
+      i++;
+    } else if (c === 125 || c === 41 || c === 93) {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0 || (group && depth === 1)) emit(text[i]);
+      if (depth === 0) group = false;
+      i++;
+    } else if (wordChar(c) || c > 127) {
+      let j = i;
+      while (j < n && wordChar(text.charCodeAt(j))) j++;
+      if (j < n && text.charCodeAt(j) > 127) {
+        IDENT.lastIndex = i;
+        const m = IDENT.exec(text);
+        j = m ? i + m[0].length : i + 1;
+      }
+      if (visible) emit(text.slice(i, j));
+      i = j;
+    } else {
+      if (visible) emit(text[i]);
+      i++;
     }
   }
   return out;
