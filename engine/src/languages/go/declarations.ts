@@ -90,6 +90,9 @@ function tokens(text: string): string[] {
 
 const isIdent = (t: string | undefined): t is string => t !== undefined && /^[\p{L}_]/u.test(t);
 
+/** whether a line ending after `tok` ends a statement (Go's semicolon insertion; operators and commas continue it) */
+const endsStatement = (tok: string | undefined): boolean => tok === undefined || tok === '\n' || tok === '(' || tok === '"' || tok === ')' || tok === ']' || tok === '}' || /^[\p{L}\p{Nd}_]/u.test(tok);
+
 export function goDeclarations(text: string): GoDeclarations {
   const t = tokens(text);
   const names = new Set<string>();
@@ -126,7 +129,9 @@ export function goDeclarations(text: string): GoDeclarations {
       for (; j < t.length && d > 0; j++) {
         const u = t[j];
         if (u === '\n' || u === ';') {
-          if (d === 1) start = true;
+          // a line ends an entry where Go inserts a semicolon: after a name, a literal or a closing bracket
+          const prev = t[j - 1];
+          if (d === 1 && (u === ';' || endsStatement(prev))) start = true;
           continue;
         }
         if (start && d === 1 && isIdent(u)) {
