@@ -87,13 +87,13 @@ async function accuracy(corpus, tree, cwd, patterns, env) {
   let inexact = 0;
   let samePackage = 0;
   for (const e of rows.edges) {
-    const key = groupOf.get(pathOf.get(e.source));
-    const target = pathOf.get(e.target);
-    if (!key || !target.endsWith('.go')) continue;
     if (e.kind === 'same-package') {
       samePackage++;
       continue;
     }
+    const key = groupOf.get(pathOf.get(e.source));
+    const target = pathOf.get(e.target);
+    if (!key || !target.endsWith('.go')) continue;
     if (!e.exact) inexact++;
     const targetDir = path.posix.dirname(target);
     ours.add(`${key} -> ${targetDir === '.' ? '' : targetDir}`);
@@ -111,6 +111,7 @@ async function accuracy(corpus, tree, cwd, patterns, env) {
     precision: shared / ours.size,
     recall: shared / truth.size,
     inexactEdges: inexact,
+    // every same-package edge of the indexed tree (not only of the compared files)
     samePackageEdges: samePackage,
     buildMs: Math.round(buildMs),
     // pairs with a package in a build/ or out/ folder (x/text/collate/build): the scan keeps Go packages there

@@ -17,6 +17,8 @@ const PACKAGE = {
   'orders/ext_test.go': 'package orders_test\n\nimport (\n\t"testing"\n\n\t"example.com/shop/orders"\n)\n\nfunc TestExt(t *testing.T) { _ = orders.New(); other() }\n',
   'orders/other_test.go': 'package orders_test\n\nfunc other() {}\n',
   'billing/bill.go': 'package billing\n\nfunc Version() string { return "b" }\n',
+  'billing/pay.go': 'package billing\n\nvar pay = func(Amount, func(a Amount) kind) {}\n',
+  'billing/amount.go': 'package billing\n\ntype (\n\tAmount int\n\tkind   = int\n)\n',
 };
 
 const index = (root: string): IndexDocument => JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument;
@@ -41,6 +43,8 @@ describe('Go: names of the same package', () => {
     // the external test package is a package of its own: its files, and the package through its import
     assert.deepEqual(samePackage(root, 'orders/ext_test.go'), ['orders/other_test.go other']);
     assert.deepEqual(samePackage(root, 'billing/bill.go'), []);
+    // an unnamed parameter's type is a use; a named one's name is a local
+    assert.deepEqual(samePackage(root, 'billing/pay.go'), ['billing/amount.go Amount,kind']);
 
     const reader = await openIntel(root);
     try {

@@ -52,17 +52,21 @@ function samePackage(root: TsNode, pkg: string, line: number, topLevel: Readonly
       case 'var_spec':
       case 'const_spec':
       case 'type_parameter_declaration':
-        // a top-level spec's names are the file's declarations (topLevel): never a use either
-        for (const name of n.childrenForFieldName('name')) declare(name);
+        // the declared names lead the node (`a, b int`, `T any`, `x = 1`; an unnamed parameter's type is a type
+        // name, not a declaration); a top-level spec's names are the file's declarations (topLevel): never a use
+        // either. Siblings, not field lookups: this runs for every parameter.
+        for (let c = n.firstNamedChild; c?.type === 'identifier'; c = c.nextNamedSibling) declare(c);
         break;
       case 'type_spec':
       case 'type_alias':
-        declare(n.childForFieldName('name'));
+        declare(n.firstNamedChild);
         break;
       case 'short_var_declaration':
       case 'range_clause': {
-        const left = n.childForFieldName('left');
-        for (const c of left?.type === 'expression_list' ? left.namedChildren : [left]) declare(c);
+        // `a, b := …`, `for k, v := range …` (no names in `for range x`)
+        const left = n.firstChild?.type === 'range' ? null : n.firstNamedChild;
+        if (left?.type === 'expression_list') for (let c = left.firstNamedChild; c; c = c.nextNamedSibling) declare(c);
+        else declare(left);
         break;
       }
       default:
