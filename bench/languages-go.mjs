@@ -9,7 +9,9 @@
 // command applies the workspace, module and vendor rules itself), per package three sources, its GoFiles+CgoFiles
 // (Imports), TestGoFiles (TestImports), XTestGoFiles (XTestImports), each import mapped to its package's directory
 // (a second `go list` finds the directories of test-only imports); the standard library is left out.
-// Ours: a cold `intel build`, graph.db's edges from those same files, each target aggregated to its directory.
+// Ours: a cold `intel build`, graph.db's import edges from those same files, each target aggregated to its directory
+// (`same-package` edges, a file to the files of its own package declaring names it uses, have no import behind them:
+// counted apart).
 // Precision = shared / ours, recall = shared / truth, over (package source, package directory) pairs; every pair
 // only one side has is listed in the JSON.
 import fs from 'node:fs';
@@ -83,7 +85,12 @@ async function accuracy(corpus, tree, cwd, patterns, env) {
   const { rows, pathOf, buildMs } = await coldBuildRows(tree);
   const ours = new Set();
   let inexact = 0;
+  let samePackage = 0;
   for (const e of rows.edges) {
+    if (e.kind === 'same-package') {
+      samePackage++;
+      continue;
+    }
     const key = groupOf.get(pathOf.get(e.source));
     const target = pathOf.get(e.target);
     if (!key || !target.endsWith('.go')) continue;
@@ -104,6 +111,8 @@ async function accuracy(corpus, tree, cwd, patterns, env) {
     precision: shared / ours.size,
     recall: shared / truth.size,
     inexactEdges: inexact,
+    // every same-package edge of the indexed tree (not only of the compared files)
+    samePackageEdges: samePackage,
     buildMs: Math.round(buildMs),
     // pairs with a package in a build/ or out/ folder (x/text/collate/build): the scan keeps Go packages there
     outputFolderPairs: { truth: [...truth].filter(inOutputFolder).length, shared: [...ours].filter((x) => truth.has(x) && inOutputFolder(x)).length },

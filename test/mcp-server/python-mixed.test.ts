@@ -82,7 +82,8 @@ describe('mcp server on a mixed Python + Go + TypeScript project', () => {
 
   it('a Go package named build is indexed and reached; blast radius crosses the Go packages', async () => {
     const out = await f.s.ok('blast_radius', { file: 'service/build/version.go', max_depth: 10 });
-    assert.deepEqual(out.by_depth.map((l: Answer) => l.files), [['service/orders/orders.go'], ['service/cmd/api/main.go']]);
+    // the package's test file calls NewOrder without an import (a same-package edge)
+    assert.deepEqual(out.by_depth.map((l: Answer) => l.files), [['service/orders/orders.go'], ['service/cmd/api/main.go', 'service/orders/orders_test.go']]);
     const fc = await f.s.ok('file_context', { file: 'service/orders/orders.go' });
     assert.equal(fc.language, 'go');
     assert.equal(fc.purpose, 'Package orders keeps the service\'s orders.');

@@ -32,6 +32,9 @@ export interface TsNode {
   children: TsNode[];
   namedChildren: TsNode[];
   parent: TsNode | null;
+  firstChild: TsNode | null;
+  firstNamedChild: TsNode | null;
+  nextNamedSibling: TsNode | null;
   child(index: number): TsNode | null;
   namedChild(index: number): TsNode | null;
   childForFieldName(field: string): TsNode | null;

@@ -2,12 +2,88 @@
  * The facts of one Go file from its tree-sitter tree: every import spec (the package's import path), the top-level
  * declarations (funcs, types, consts, vars, methods as `Type.Method`; a capitalised name is exported), and the
  * package doc comment (the comment right above the `package` clause).
+ *
+ * Then what the language allows without an import: the unqualified names the file uses (identifiers and type names,
+ * not selectors' fields nor a qualified type's name, not the predeclared ones, not the file's own top-level
+ * declarations), as `same-package` records whose specifier is the package clause's name; the resolver binds them to
+ * the files of the package declaring them. A name the file also declares locally (a parameter, `:=`, a local var,
+ * const or type, a range variable) may be shadowed where it is used: those go in a second record, specifier
+ * `<package> (also local)`, whose edges are inferred.
  */
 import type { ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
 import type { TsNode } from '../runtime.js';
 import { firstSyntaxError, lineOf, type ParseInput } from '../types.js';
 
 const exported = (name: string): boolean => /^\p{Lu}/u.test(name);
+
+/** Go's universe block: names no package declares in practice (a package that does shadows them for itself only). */
+const PREDECLARED = new Set(
+  'any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close complex copy delete imag len make max min new panic print println real recover _'.split(' '),
+);
+
+/** The nodes the reader of used names looks at, in one walk of the tree. */
+const WALKED = ['identifier', 'type_identifier', 'parameter_declaration', 'variadic_parameter_declaration', 'short_var_declaration', 'range_clause', 'var_spec', 'const_spec', 'type_spec', 'type_alias', 'type_parameter_declaration', 'qualified_type'];
+
+/** The same-package records: the names `root` uses that it does not declare at top level (see the header). */
+function samePackage(root: TsNode, pkg: string, line: number, topLevel: ReadonlySet<string>): ImportRecord[] {
+  const used = new Set<string>();
+  const local = new Set<string>();
+  /** start offsets of identifiers that name no use: a qualified type's name, a declared name */
+  const skip = new Set<number>();
+  const declare = (n: TsNode | null | undefined): void => {
+    if (n?.type === 'identifier' || n?.type === 'type_identifier') {
+      skip.add(n.startIndex);
+      local.add(n.text);
+    }
+  };
+  for (const n of root.descendantsOfType(WALKED)) {
+    switch (n.type) {
+      case 'identifier':
+      case 'type_identifier':
+        if (!skip.has(n.startIndex)) used.add(n.text);
+        break;
+      case 'qualified_type': {
+        const name = n.childForFieldName('name');
+        if (name) skip.add(name.startIndex);
+        break;
+      }
+      case 'parameter_declaration':
+      case 'variadic_parameter_declaration':
+      case 'var_spec':
+      case 'const_spec':
+      case 'type_parameter_declaration':
+        // the declared names lead the node (`a, b int`, `T any`, `x = 1`; an unnamed parameter's type is a type
+        // name, not a declaration); a top-level spec's names are the file's declarations (topLevel): never a use
+        // either. Siblings, not field lookups: this runs for every parameter.
+        for (let c = n.firstNamedChild; c?.type === 'identifier'; c = c.nextNamedSibling) declare(c);
+        break;
+      case 'type_spec':
+      case 'type_alias':
+        declare(n.firstNamedChild);
+        break;
+      case 'short_var_declaration':
+      case 'range_clause': {
+        // `a, b := …`, `for k, v := range …` (no names in `for range x`)
+        const left = n.firstChild?.type === 'range' ? null : n.firstNamedChild;
+        if (left?.type === 'expression_list') for (let c = left.firstNamedChild; c; c = c.nextNamedSibling) declare(c);
+        else declare(left);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  const exact: string[] = [];
+  const shadowable: string[] = [];
+  for (const name of [...used].sort()) {
+    if (PREDECLARED.has(name) || topLevel.has(name)) continue;
+    (local.has(name) ? shadowable : exact).push(name);
+  }
+  const out: ImportRecord[] = [];
+  if (exact.length) out.push({ specifier: pkg, kind: 'same-package', names: exact, line });
+  if (shadowable.length) out.push({ specifier: `${pkg} (also local)`, kind: 'same-package', names: shadowable, line });
+  return out;
+}
 
 /** The value of a Go string literal (`"a/b"` or `` `a/b` ``). */
 function literal(node: TsNode | null): string | null {
@@ -71,11 +147,15 @@ export function parseGo({ root }: ParseInput): ParsedFile {
   const specs = (decl: TsNode, type: string): TsNode[] => decl.namedChildren.flatMap((c) => (c.type === type ? [c] : c.type.endsWith('_list') ? c.namedChildren.filter((s) => s.type === type) : []));
   const children = root.namedChildren;
   let docComment: string | null = null;
+  let pkg: { name: string; line: number } | null = null;
   for (const node of children) {
     switch (node.type) {
-      case 'package_clause':
+      case 'package_clause': {
         docComment ??= docAbove(node, children);
+        const name = node.namedChildren.find((c) => c.type === 'package_identifier')?.text;
+        if (name && !pkg) pkg = { name, line: lineOf(node) };
         break;
+      }
       case 'import_declaration':
         for (const spec of specs(node, 'import_spec')) {
           const path = literal(spec.childForFieldName('path'));
@@ -110,6 +190,7 @@ export function parseGo({ root }: ParseInput): ParsedFile {
         break;
     }
   }
+  if (pkg) imports.push(...samePackage(root, pkg.name, pkg.line, new Set(symbols.map((s) => s.name))));
   const exports: ExportRecord[] = symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
   return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
 }

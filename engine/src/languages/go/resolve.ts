@@ -12,11 +12,19 @@
  * - `internal/`: a path with an `internal` element is importable only from the tree rooted at internal's parent;
  * - a path whose first element has no dot and that no module provides is the standard library (builtin); any other
  *   path is an external module.
+ *
+ * A `same-package` record (parse.ts: the names a file uses without an import) reaches the other files of its folder
+ * with the same package clause that declare one of those names at package level (declarations.ts reads them): a
+ * `_test.go` file sees every file of its package, a non-test file only the non-test ones (`go build` leaves tests
+ * out); an external test package (`x_test`) is a package of its own. Every file declaring a name is reached (files
+ * for different OSes or build tags may each declare it). Exact, except the record of names the file also declares
+ * locally (inferred: a local may shadow them where they are used).
  */
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
+import { goDeclarations, type GoDeclarations } from './declarations.js';
 
 export const GO_CONFIG_FILES = ['go.mod', 'go.work'] as const;
 
@@ -54,18 +62,37 @@ function directives(text: string, verb: string): string[] {
   return out.map((s) => s.replace(/"/g, ''));
 }
 
+/** The `(also local)` suffix of a same-package record whose names the file also declares locally (parse.ts). */
+const ALSO_LOCAL = ' (also local)';
+
+/**
+ * What was read of each .go file (root + path → its stamp and declarations), for the process: a new resolver (after
+ * the file set or a declaration changed) reads again only the files whose stamp moved.
+ */
+const READ = new Map<string, GoDeclarations & { stamp: string }>();
+
 export class GoResolver implements LanguageResolver {
   /** folder → its package files, sorted */
   private readonly packages = new Map<string, RelPath[]>();
+  /** folder → every .go file of it the go command reads (not `_x.go`, `.x.go`), tests included */
+  private readonly goFiles = new Map<string, RelPath[]>();
   /** every folder with a Go file in it or below it */
   private readonly goDirs = new Set<string>();
   private read: { modules: Map<string, GoModule>; workspaces: Map<string, string[]>; configFiles: RelPath[] } | null = null;
   private memo = new Map<string, ImportTarget[]>();
+  /** folder → package name → declared name → the files declaring it */
+  private readonly declared = new Map<string, Map<string, Map<string, RelPath[]>>>();
 
   constructor(private readonly host: ResolverHost) {
     for (const f of [...host.files].sort()) {
       if (!f.endsWith('.go')) continue;
       let d = dirOf(f);
+      const name = f.slice(f.lastIndexOf('/') + 1);
+      if (!name.startsWith('_') && !name.startsWith('.')) {
+        const list = this.goFiles.get(d) ?? [];
+        list.push(f);
+        this.goFiles.set(d, list);
+      }
       if (isPackageFile(f)) {
         const list = this.packages.get(d) ?? [];
         list.push(f);
@@ -114,6 +141,7 @@ export class GoResolver implements LanguageResolver {
 
   forgetResults(): void {
     this.memo.clear();
+    this.declared.clear();
   }
 
   /** The module of a folder: the nearest go.mod above it. */
@@ -134,7 +162,63 @@ export class GoResolver implements LanguageResolver {
     }
   }
 
+  /** A file's package clause and package-level names, from its text; kept across resolvers while its stamp holds. */
+  private declarationsOf(file: RelPath): GoDeclarations {
+    const key = `${this.host.root}\u0000${file}`;
+    const stamp = this.host.stampOf?.(file) ?? null;
+    const known = stamp === null ? undefined : READ.get(key);
+    if (known && known.stamp === stamp) return known;
+    const read = goDeclarations(this.host.readFile(file) ?? '');
+    if (stamp !== null) READ.set(key, { ...read, stamp });
+    return read;
+  }
+
+  /** The package-level names of a folder's files, by package clause (files the go command ignores left out). */
+  private packagesIn(dir: string): Map<string, Map<string, RelPath[]>> {
+    let byPackage = this.declared.get(dir);
+    if (byPackage) return byPackage;
+    byPackage = new Map();
+    for (const f of this.goFiles.get(dir) ?? []) {
+      const { pkg, names } = this.declarationsOf(f);
+      if (pkg === null) continue;
+      const byName = byPackage.get(pkg) ?? new Map<string, RelPath[]>();
+      byPackage.set(pkg, byName);
+      for (const n of names) {
+        const list = byName.get(n) ?? [];
+        list.push(f);
+        byName.set(n, list);
+      }
+    }
+    this.declared.set(dir, byPackage);
+    return byPackage;
+  }
+
+  /** The files of `from`'s package declaring the names it uses without an import (kind `same-package`). */
+  private samePackage(imp: ImportRecord, from: RelPath): ImportTarget[] {
+    const inferred = imp.specifier.endsWith(ALSO_LOCAL);
+    const pkg = inferred ? imp.specifier.slice(0, -ALSO_LOCAL.length) : imp.specifier;
+    const byName = this.packagesIn(dirOf(from)).get(pkg);
+    const fromTest = from.endsWith('_test.go');
+    const names = new Map<RelPath, string[]>();
+    for (const n of imp.names) {
+      for (const f of byName?.get(n) ?? []) {
+        if (f === from || (!fromTest && f.endsWith('_test.go'))) continue;
+        const list = names.get(f) ?? [];
+        list.push(n);
+        names.set(f, list);
+      }
+    }
+    const out: ImportTarget[] = [...names.keys()].sort().map((path) => {
+      const t: ImportTarget = { resolved: { kind: 'file', path }, names: names.get(path)! };
+      if (inferred) t.inferred = true;
+      return t;
+    });
+    // no other file declares them: the names are the file's locals, fields or the universe's
+    return out.length ? out : [{ resolved: { kind: 'builtin', module: pkg } }];
+  }
+
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
+    if (imp.kind === 'same-package') return this.samePackage(imp, from);
     const key = `${dirOf(from)}\u0000${imp.specifier}`;
     let result = this.memo.get(key);
     if (!result) {
