@@ -269,8 +269,8 @@ function peersSection(out) {
   L.push('');
   for (const c of out.peers) L.push(`- ${c.name}: ${CORPORA.find((k) => k.name === c.name).source}; measured ${c.date}, ${c.runs} round${c.runs === 1 ? '' : 's'}, load ${c.loadavg} at its start.`);
   L.push('- The peers do more than a file graph (call graphs, symbol tables; GitNexus clusters and flows); they are what agents use for the same questions, and their cold build is what a user waits for.');
-  L.push('', 'The machine is shared and its load moves between rows: compare the ratios, which come from the same rounds of one corpus.');
-  L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs\` (one corpus alone: \`--languages rust\`; one round: \`--runs 1\`).`, END[0]);
+  L.push('', 'Each row gives the time and load of its own rounds (rows can come from separate `--languages` runs). The machine is shared and its load moves between rows: compare the ratios, which come from the same rounds of one corpus.');
+  L.push('', machineLine({ ...out, machine: out.peersMachine ?? out.machine }), `Command: \`npm run build && node bench/languages-peers.mjs\` (one corpus alone: \`--languages rust\`; one round: \`--runs 1\`).`, END[0]);
   return L.join('\n');
 }
 
@@ -327,7 +327,7 @@ runMain(async () => {
       const loadavg = os.loadavg().map((n) => n.toFixed(2)).join(' ');
       const r = await peers(c.name, trees[c.name], opts.runs);
       out.method = r.method;
-      done.push({ name: c.name, files: countFiles(trees[c.name], c.re), date: out.date, loadavg, ...r });
+      done.push({ name: c.name, files: countFiles(trees[c.name], c.re), date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, loadavg, ...r });
     }
     // rows of corpora not run this time keep their figures from the last run
     const last = readJson(path.join(BASE, 'results.json'), null)?.peers ?? [];
@@ -336,7 +336,10 @@ runMain(async () => {
   const py = trees.Python;
   const go = trees.Go;
   if (!opts.hooks && !opts.scale) {
-    writeJson(path.join(BASE, 'results.json'), { ...(readJson(path.join(BASE, 'results.json'), null) ?? {}), ...out });
+    // the hooks and memory figures of the last full run keep their own machine line and date
+    const last = readJson(path.join(BASE, 'results.json'), null) ?? out;
+    Object.assign(out, { ...last, peers: out.peers, method: out.method ?? last.method, peersMachine: out.machine });
+    writeJson(path.join(BASE, 'results.json'), out);
     if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
     if (opts.write && out.peers) writeResultsSection(START[0], END[0], peersSection(out), 'languages-peers');
     return;
