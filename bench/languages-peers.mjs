@@ -1,14 +1,19 @@
 #!/usr/bin/env node
-// Python and Go beside the peers that read them, and beside our own JS/TS figures, each as a ratio in one run.
+// The languages beside the peers that read them, and Python and Go beside our own JS/TS figures, each as a ratio in one run.
 //
 // 1. Cold build beside codegraph and GitNexus on the same corpus: ours (`intel build --no-cache`), codegraph 1.6.1
 //    (`codegraph init -y`, bench/tools.mjs) and GitNexus (`gitnexus analyze --index-only --skip-git --skip-fts`,
 //    installed from the npm registry into bench/.work/peers-tools, never into package.json), each on its own copy of
 //    the tree, `--runs` rounds with the order rotated every round; wall and CPU medians, peak RSS max (GNU time).
-//    Corpora (Debian packages, the machine's own): Python, django + flask + jinja2 + requests + rich as
-//    /usr/lib/python3/dist-packages has them (`apt-get install -y python3-django python3-flask python3-jinja2
-//    python3-requests python3-rich`); Go, golang.org/x/tools as /usr/share/gocode/src has it (`apt-get install -y
-//    golang-golang-x-tools-dev`).
+//    Both peers read every language below (codegraph's README, GitNexus's "Supported Languages").
+//    Corpora (the machine's own): Python, django + flask + jinja2 + requests + rich as /usr/lib/python3/dist-packages
+//    has them (`apt-get install -y python3-django python3-flask python3-jinja2 python3-requests python3-rich`); Go,
+//    golang.org/x/tools as /usr/share/gocode/src has it (`apt-get install -y golang-golang-x-tools-dev`); Rust, the
+//    crates under /usr/share/cargo/registry (bench/languages-rust.mjs names the apt-get line); Java, JDK 17 modules as
+//    src.zip lays them out (`apt-get install -y openjdk-17-source`); C/C++, PHP, Ruby, C#: git snapshots at pinned
+//    commits read from `--snapshots DIR` (`<owner>+<name>/repo` git directories, as bench/languages-scripting.mjs).
+//    `--languages` picks the corpora; rows of corpora not run keep their figures from the last run, each row saying
+//    its date, rounds and load.
 // 2. A one-file edit through the hooks: the PostToolUse hook spawned as a process with an Edit payload on a file
 //    just modified (a different source file each round; Python = the Django tree, Go = x/tools, JS/TS = zod,
 //    bench/corpora.mjs), the languages interleaved in every round; the hook's own wall time (spawn → exit) and the
@@ -16,6 +21,7 @@
 // 3. Memory at ~10,000 files: a cold build of copies of the Python and Go trees against copies of zod of about the
 //    same file count, GNU time's peak RSS, two rounds each (max RSS, min wall).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { OUR_CLI, ROOT, WORK_DIR, listFiles, log, machineInfo, mkdirp, npmEnv, parseArgs, readJson, rmrf, runMain, setAside, sh, writeJson } from './lib/common.mjs';
@@ -32,14 +38,26 @@ const DIST = '/usr/lib/python3/dist-packages';
 const GOCODE = '/usr/share/gocode/src';
 const PY_PACKAGES = ['django', 'flask', 'jinja2', 'requests', 'rich'];
 const GO_MODULE = 'golang.org/x/tools';
+const CARGO_REGISTRY = '/usr/share/cargo/registry';
+const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
+const JDK_MODULES = ['java.sql', 'java.sql.rowset', 'java.logging', 'java.net.http', 'java.rmi', 'java.compiler', 'jdk.compiler', 'jdk.httpserver'];
+/** git snapshots (repo, pinned commit, what is exported: the language's sources and the files steering resolution) */
+const SNAPSHOTS = {
+  'C/C++': { repo: 'libuv/libuv', commit: '6179e7af8', paths: /\.(c|h)$|(^|\/)CMakeLists\.txt$/ },
+  PHP: { repo: 'composer/composer', commit: 'eba7baa59eb1b59246cf9800b0120fe78915b6ac', paths: /(\.php|(^|\/)composer\.(json|lock))$/ },
+  Ruby: { repo: 'lobsters/lobsters', commit: '57268d762e1c2c95b7a8e64ee8deb259cddd8cc0', paths: /(\.rb|\.gemspec|\.rake|(^|\/)Gemfile)$/ },
+  'C#': { repo: 'JamesNK/Newtonsoft.Json', commit: '09bb545d72969ad7fb4ea07db0d5c34f4fc07877', paths: /\.(cs|csproj)$/ },
+};
 const BASE = path.join(WORK_DIR, 'languages-peers');
 const PEERS_DIR = path.join(WORK_DIR, 'peers-tools');
 const POST = path.join(ROOT, 'dist', 'hooks', 'src', 'post-tool-use.cjs');
 const START = ['<!-- languages-peers:start -->', '<!-- languages-hooks-memory:start -->'];
 const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end -->'];
 
-const USAGE = 'Usage: node bench/languages-peers.mjs [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write] [--results-only]';
+const USAGE = 'Usage: node bench/languages-peers.mjs [--languages L,…] [--snapshots DIR] [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write] [--results-only]';
 const SPEC = {
+  languages: { type: 'string', default: 'python,go,rust,java,c/c++,php,ruby,c#', help: 'corpora beside the peers (python, go, rust, java, c/c++, php, ruby, c#); hooks and memory need python and go' },
+  snapshots: { type: 'string', default: '/work/.mirror', help: 'folder holding <owner>+<name>/repo git directories (C/C++, PHP, Ruby, C#)' },
   runs: { type: 'number', default: 2, help: 'rotated cold-build rounds per tool and corpus' },
   edits: { type: 'number', default: 12, help: 'hook edits per language (the first is a warm-up)' },
   files: { type: 'number', default: 10000, help: 'files of each tree in the memory comparison' },
@@ -81,6 +99,43 @@ function goTree(dest) {
   return copyTree(from, dest);
 }
 
+function rustTree(dest) {
+  if (!fs.existsSync(CARGO_REGISTRY)) throw new Error(`${CARGO_REGISTRY} is missing: see bench/languages-rust.mjs for the apt-get line`);
+  return copyTree(CARGO_REGISTRY, dest);
+}
+
+function javaTree(dest) {
+  if (!fs.existsSync(SRC_ZIP)) throw new Error(`${SRC_ZIP} is missing: apt-get install -y openjdk-17-source`);
+  rmrf(dest);
+  mkdirp(dest);
+  execFileSync('unzip', ['-q', SRC_ZIP, ...JDK_MODULES.map((m) => `${m}/*`), '-d', dest]);
+  return dest;
+}
+
+function snapshotTree(snapshots, { repo, commit, paths }, dest) {
+  const gitDir = path.join(snapshots, repo.replace('/', '+'), 'repo');
+  if (!fs.existsSync(gitDir)) throw new Error(`${gitDir} is missing: git clone --bare https://github.com/${repo} ${gitDir}`);
+  rmrf(dest);
+  mkdirp(dest);
+  const list = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', commit], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter((f) => paths.test(f));
+  execFileSync('tar', ['-x', '-C', dest], { input: execFileSync('git', ['--git-dir', gitDir, 'archive', commit, '--', ...list], { maxBuffer: 1 << 30 }) });
+  return dest;
+}
+
+/** The corpora beside the peers: what each is, how its tree is made, which files count. */
+const CORPORA = [
+  { name: 'Python', re: /\.pyi?$/, source: `${PY_PACKAGES.join(' + ')} from ${DIST} (Debian bookworm), one flat tree`, make: pythonTree },
+  { name: 'Go', re: /\.go$/, source: `${GO_MODULE} from ${GOCODE}, one module`, make: goTree },
+  { name: 'Rust', re: /\.rs$/, source: `the crates under ${CARGO_REGISTRY} (Debian's librust-*-dev packages, as bench/languages-rust.mjs installs them)`, make: rustTree },
+  { name: 'Java', re: /\.java$/, source: `JDK 17 modules from src.zip (${JDK_MODULES.join(', ')})`, make: javaTree },
+  ...Object.entries(SNAPSHOTS).map(([name, s]) => ({
+    name,
+    re: { 'C/C++': /\.(c|h)$/, PHP: /\.php$/, Ruby: /\.rb$/, 'C#': /\.cs$/ }[name],
+    source: `${s.repo} at ${s.commit.slice(0, 9)}, its ${name} sources and build files as \`git archive\` exports them`,
+    make: (dest, opts) => snapshotTree(opts.snapshots, s, dest),
+  })),
+];
+
 const countFiles = (tree, re) => listFiles(tree).filter((f) => re.test(f)).length;
 
 function gitnexusBin() {
@@ -103,7 +158,7 @@ function gitnexusEnv(home) {
 async function peers(name, tree, runs) {
   ensureTools();
   const method = defaultMethod();
-  const home = mkdirp(path.join(BASE, 'home'));
+  const home = mkdirp(path.join(BASE, `home-${name.toLowerCase().replace(/[^a-z]/g, '')}`));
   const gnBin = gitnexusBin();
   const tools = {
     ours: { tree, store: '.planning', run: (t) => measure(process.execPath, [OUR_CLI, 'intel', 'build', t, '--no-cache'], { cwd: t, method }) },
@@ -203,17 +258,19 @@ const machineLine = (out) => {
 
 function peersSection(out) {
   const L = [START[0], '### Beside the peers (bench/languages-peers.mjs)', ''];
-  L.push(`Cold build of the same tree by each tool on its own copy, ${out.runs} rounds, order rotated every round, medians (peak RSS: max), ${out.method}. Ours: \`intel build --no-cache\`; codegraph ${TOOLS['@colbymchenry/codegraph']}: \`codegraph init -y\`; GitNexus ${GITNEXUS} (npm): \`gitnexus analyze --index-only --skip-git --skip-fts\` (no full-text index: its extension would be downloaded at run time).`, '');
-  L.push('| corpus | files | tool | wall | CPU | peak RSS | their wall / ours | their RSS / ours |', '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+  L.push(`Cold build of the same tree by each tool on its own copy, order rotated every round, medians of the rounds (peak RSS: max), ${out.method}. Ours: \`intel build --no-cache\`; codegraph ${TOOLS['@colbymchenry/codegraph']}: \`codegraph init -y\`; GitNexus ${GITNEXUS} (npm): \`gitnexus analyze --index-only --skip-git --skip-fts\` (no full-text index: its extension would be downloaded at run time).`, '');
+  L.push('| corpus | files | rounds | tool | wall | CPU | peak RSS | their wall / ours | their RSS / ours |', '| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const c of out.peers) {
     for (const tool of ['ours', 'codegraph', 'gitnexus']) {
       const t = c[tool];
-      L.push(`| ${c.name} | ${c.files} | ${tool} | ${(t.wallMs / 1000).toFixed(2)} s | ${(t.cpuMs / 1000).toFixed(2)} s | ${t.maxRssMB.toFixed(0)} MB | ${tool === 'ours' ? '1.00×' : x(t.wallMs, c.ours.wallMs)} | ${tool === 'ours' ? '1.00×' : x(t.maxRssMB, c.ours.maxRssMB)} |`);
+      L.push(`| ${c.name} | ${c.files} | ${c.runs} | ${tool} | ${(t.wallMs / 1000).toFixed(2)} s | ${(t.cpuMs / 1000).toFixed(2)} s | ${t.maxRssMB.toFixed(0)} MB | ${tool === 'ours' ? '1.00×' : x(t.wallMs, c.ours.wallMs)} | ${tool === 'ours' ? '1.00×' : x(t.maxRssMB, c.ours.maxRssMB)} |`);
     }
   }
-  L.push('', `- Python: ${PY_PACKAGES.join(' + ')} from ${DIST} (Debian bookworm), one flat tree. Go: ${GO_MODULE} from ${GOCODE}, one module.`);
+  L.push('');
+  for (const c of out.peers) L.push(`- ${c.name}: ${CORPORA.find((k) => k.name === c.name).source}; measured ${c.date}, ${c.runs} round${c.runs === 1 ? '' : 's'}, load ${c.loadavg} at its start.`);
   L.push('- The peers do more than a file graph (call graphs, symbol tables; GitNexus clusters and flows); they are what agents use for the same questions, and their cold build is what a user waits for.');
-  L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs\` (${out.date}).`, END[0]);
+  L.push('', 'Each row gives the time and load of its own rounds (rows can come from separate `--languages` runs). The machine is shared and its load moves between rows: compare the ratios, which come from the same rounds of one corpus.');
+  L.push('', machineLine({ ...out, machine: out.peersMachine ?? out.machine }), `Command: \`npm run build && node bench/languages-peers.mjs\` (one corpus alone: \`--languages rust\`; one round: \`--runs 1\`).`, END[0]);
   return L.join('\n');
 }
 
@@ -256,26 +313,47 @@ runMain(async () => {
     files: opts.files,
     runs: opts.runs,
   };
-  const py = pythonTree(path.join(BASE, 'python'));
-  const go = goTree(path.join(BASE, 'go'));
+  const wanted = new Set(opts.languages.toLowerCase().split(',').filter(Boolean));
+  const unknown = [...wanted].filter((l) => !CORPORA.some((c) => c.name.toLowerCase() === l));
+  if (unknown.length) throw new Error(`--languages: no corpus for ${unknown.join(', ')} (one of ${CORPORA.map((c) => c.name.toLowerCase()).join(', ')})`);
+  const corpora = CORPORA.filter((c) => wanted.has(c.name.toLowerCase()));
+  const withJs = wanted.has('python') && wanted.has('go');
+  if (!withJs) opts.hooks = opts.scale = false;
+  const trees = {};
+  for (const c of corpora) if (opts.peers || (withJs && ['Python', 'Go'].includes(c.name))) trees[c.name] = c.make(path.join(BASE, c.name.toLowerCase().replace('#', 'sharp').replace(/\+/g, 'p').replace(/[^a-z]/g, '')), opts);
   if (opts.peers) {
-    out.peers = [];
-    for (const [name, tree, re] of [['Python', py, /\.pyi?$/], ['Go', go, /\.go$/]]) {
-      const r = await peers(name, tree, opts.runs);
+    const done = [];
+    for (const c of corpora) {
+      const loadavg = os.loadavg().map((n) => n.toFixed(2)).join(' ');
+      const r = await peers(c.name, trees[c.name], opts.runs);
       out.method = r.method;
-      out.peers.push({ name, files: countFiles(tree, re), ...r });
+      done.push({ name: c.name, files: countFiles(trees[c.name], c.re), date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, loadavg, ...r });
     }
+    // rows of corpora not run this time keep their figures from the last run
+    const last = readJson(path.join(BASE, 'results.json'), null)?.peers ?? [];
+    out.peers = CORPORA.map((c) => done.find((d) => d.name === c.name) ?? last.find((d) => d.name === c.name)).filter(Boolean);
+  }
+  const py = trees.Python;
+  const go = trees.Go;
+  if (!opts.hooks && !opts.scale) {
+    // the hooks and memory figures of the last full run keep their own machine line and date
+    const last = readJson(path.join(BASE, 'results.json'), null) ?? out;
+    Object.assign(out, { ...last, peers: out.peers, method: out.method ?? last.method, peersMachine: out.machine });
+    writeJson(path.join(BASE, 'results.json'), out);
+    if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
+    if (opts.write && out.peers) writeResultsSection(START[0], END[0], peersSection(out), 'languages-peers');
+    return;
   }
   const zod = getCorpus('zod');
   ensureCorpus(zod);
   const js = copyTree(corpusDir('zod'), path.join(BASE, 'zod'));
-  const trees = {
+  const langTrees = {
     python: { tree: py, re: /\.py$/, comment: '#' },
     go: { tree: go, re: /\.go$/, comment: '//' },
     'js/ts': { tree: js, re: /\.(?:ts|mts|cts|js|mjs|cjs)$/, comment: '//' },
   };
-  if (opts.hooks) out.hooks = await hooks(Object.fromEntries(Object.entries(trees).map(([k, v]) => [k, { ...v, re: k === 'js/ts' ? /^(?!.*\.d\.[cm]?ts$).*\.(?:ts|mts|cts|js|mjs|cjs)$/ : v.re }])), opts.edits);
-  if (opts.scale) out.scale = await scale(trees, opts.files);
+  if (opts.hooks) out.hooks = await hooks(Object.fromEntries(Object.entries(langTrees).map(([k, v]) => [k, { ...v, re: k === 'js/ts' ? /^(?!.*\.d\.[cm]?ts$).*\.(?:ts|mts|cts|js|mjs|cjs)$/ : v.re }])), opts.edits);
+  if (opts.scale) out.scale = await scale(langTrees, opts.files);
   writeJson(path.join(BASE, 'results.json'), out);
   if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
   process.stdout.write(`${hooksSection(out)}\n`);
