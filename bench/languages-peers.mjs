@@ -19,7 +19,7 @@
 //    bench/corpora.mjs), the languages interleaved in every round; the hook's own wall time (spawn → exit) and the
 //    time until its background worker has put the edit into the graph (spawn → worker gone, journal empty).
 // 3. Memory at ~10,000 files: a cold build of copies of the Python and Go trees against copies of zod of about the
-//    same file count, GNU time's peak RSS, two rounds each (max RSS, min wall).
+//    same file count, GNU time's peak RSS, two rounds each (max RSS, min wall). Alone: `--no-peers --no-hooks`.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,8 +51,8 @@ const SNAPSHOTS = {
 const BASE = path.join(WORK_DIR, 'languages-peers');
 const PEERS_DIR = path.join(WORK_DIR, 'peers-tools');
 const POST = path.join(ROOT, 'dist', 'hooks', 'src', 'post-tool-use.cjs');
-const START = ['<!-- languages-peers:start -->', '<!-- languages-hooks-memory:start -->'];
-const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end -->'];
+const START = ['<!-- languages-peers:start -->', '<!-- languages-hooks-memory:start -->', '<!-- languages-memory:start -->'];
+const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end -->', '<!-- languages-memory:end -->'];
 
 const USAGE = 'Usage: node bench/languages-peers.mjs [--languages L,…] [--snapshots DIR] [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write] [--results-only]';
 const SPEC = {
@@ -70,7 +70,8 @@ const SPEC = {
 
 function writeBlocks(out) {
   if (out.peers) writeResultsSection(START[0], END[0], peersSection(out), 'languages-peers');
-  if (out.hooks || out.scale) writeResultsSection(START[1], END[1], hooksSection(out), 'languages-hooks-memory');
+  if (out.hooks) writeResultsSection(START[1], END[1], hooksSection(out), 'languages-hooks-memory');
+  if (out.scale) writeResultsSection(START[2], END[2], memorySection(out), 'languages-memory');
 }
 
 const median = (xs) => {
@@ -275,28 +276,32 @@ function peersSection(out) {
 }
 
 function hooksSection(out) {
-  const L = [START[1], '### Hooks and memory per language (bench/languages-peers.mjs)', ''];
-  if (out.hooks) {
-    const h = out.hooks;
-    L.push(`One-file edit through the PostToolUse hook, spawned as a process with an Edit payload (${h.edits} edits per language, a different file each, languages interleaved, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done).`, '');
-    L.push('| language (tree) | source files | hook | / JS/TS | in the graph | / JS/TS |', '| --- | ---: | ---: | ---: | ---: | ---: |');
-    for (const [name, label] of [['python', 'Python (django …)'], ['go', 'Go (x/tools)'], ['js/ts', 'JS/TS (zod)']]) {
-      const r = h[name];
-      L.push(`| ${label} | ${r.files} | ${r.hookMs.toFixed(0)} ms | ${x(r.hookMs, h['js/ts'].hookMs)} | ${r.caughtUpMs.toFixed(0)} ms | ${x(r.caughtUpMs, h['js/ts'].caughtUpMs)} |`);
-    }
-  }
-  if (out.scale) {
-    const s = out.scale;
-    L.push('', `Memory of a cold build (\`intel build --no-cache\`) at about ${out.files} files, copies of each tree, peak RSS (max of 2) and wall (min of 2), ${s.method}:`, '');
-    L.push('| language | copies | files indexed | peak RSS | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const name of ['python', 'go', 'js/ts']) {
-      const r = s[name];
-      if (!r) continue;
-      L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
-    }
+  const L = [START[1], '### Hooks per language (bench/languages-peers.mjs)', ''];
+  const h = out.hooks;
+  L.push(`One-file edit through the PostToolUse hook, spawned as a process with an Edit payload (${h.edits} edits per language, a different file each, languages interleaved, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done).`, '');
+  L.push('| language (tree) | source files | hook | / JS/TS | in the graph | / JS/TS |', '| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const [name, label] of [['python', 'Python (django …)'], ['go', 'Go (x/tools)'], ['js/ts', 'JS/TS (zod)']]) {
+    const r = h[name];
+    L.push(`| ${label} | ${r.files} | ${r.hookMs.toFixed(0)} ms | ${x(r.hookMs, h['js/ts'].hookMs)} | ${r.caughtUpMs.toFixed(0)} ms | ${x(r.caughtUpMs, h['js/ts'].caughtUpMs)} |`);
   }
   L.push('', 'The machine is shared: absolute times carry its load (hook times are mostly Node start-up under it); the ratios come from the same rounds.');
   L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs\` (${out.date}).`, END[1]);
+  return L.join('\n');
+}
+
+function memorySection(out) {
+  const L = [START[2], '### Memory per language (bench/languages-peers.mjs)', ''];
+  const s = out.scale;
+  L.push(`Memory of a cold build (\`intel build --no-cache\`) at about ${out.files} files, copies of each tree, peak RSS (max of 2) and wall (min of 2), ${s.method}:`, '');
+  L.push('| language | copies | files indexed | peak RSS | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const name of ['python', 'go', 'js/ts']) {
+    const r = s[name];
+    if (!r) continue;
+    L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
+  }
+  L.push('', 'What a Python or Go build holds beyond a JS/TS one of as many files: the tree-sitter runtime (its WebAssembly memory, 32 MB reserved, whose pages a parse touches stay resident: it grows to the largest file\'s parse and never shrinks; the grammar\'s compiled code and parse tables) and the records of more imports per file. The parse results hold their own strings, not views into the file text (`parse/own-strings.ts`). GSD_PERF=1 prints RSS and heap after each phase.');
+  L.push('', 'The machine is shared: the ratios come from the same rounds.');
+  L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs --no-peers --no-hooks\` (${out.date}).`, END[2]);
   return L.join('\n');
 }
 
@@ -356,6 +361,7 @@ runMain(async () => {
   if (opts.scale) out.scale = await scale(langTrees, opts.files);
   writeJson(path.join(BASE, 'results.json'), out);
   if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
-  process.stdout.write(`${hooksSection(out)}\n`);
+  if (out.hooks) process.stdout.write(`${hooksSection(out)}\n`);
+  if (out.scale) process.stdout.write(`${memorySection(out)}\n`);
   if (opts.write) writeBlocks(out);
 });

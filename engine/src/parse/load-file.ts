@@ -5,6 +5,7 @@ import nodePath from 'node:path';
 import { sha1Hex } from '../hash.js';
 import type { KnownFacts, LoadedFile, RelPath, SkipReason } from '../types.js';
 import { parseWithLanguage } from '../languages/parse.js';
+import { ownStrings } from './own-strings.js';
 import { parseSource } from './parse-source.js';
 
 export interface LoadFileOptions {
@@ -161,5 +162,5 @@ function fromBytes(path: RelPath, bytes: Buffer, stats: Stats, opts: LoadFileOpt
   if (opts.known && opts.known.hash === hash) return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: opts.known.parsed, reused: true };
   // the text without its BOM (EF BB BF); it is dropped after parsing, only the facts are kept
   const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8');
-  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: parseWithLanguage(path, text) ?? parseSource(path, text) };
+  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: ownStrings(parseWithLanguage(path, text) ?? parseSource(path, text)) };
 }

@@ -5,6 +5,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { prepareGrammars } from '../../../engine/src/languages/parse.js';
 import { loadFile, parseSource } from '../../../engine/src/parse/index.js';
 import type { LoadedFile } from '../../../engine/src/types.js';
 import { fixture } from '../../helpers/paths.js';
@@ -130,5 +133,36 @@ describe('loadFile', () => {
     const file = path.join(tmp, 'src/locked.js');
     writeFileSync(file, 'x', { mode: 0o000 });
     assert.equal(skipReason(loadFile(tmp, 'src/locked.js', opts)), 'unreadable');
+  });
+});
+
+describe('loadFile: what is kept of a file', () => {
+  let tmp = '';
+  const FILES = 40;
+  const PAD = 500_000;
+
+  before(async () => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'gsd-load-file-text-'));
+    for (let i = 0; i < FILES; i++) {
+      // one long name per file (a view into the source would keep the whole text), half a megabyte of comment
+      writeFileSync(path.join(tmp, `m${i}.py`), `from package_with_a_long_name_${i} import a_rather_long_symbol_name\n# ${'x'.repeat(PAD)}\n`);
+      writeFileSync(path.join(tmp, `m${i}.ts`), `import { aRatherLongSymbolName } from './a-module-with-a-long-name-${i}';\n// ${'x'.repeat(PAD)}\n`);
+    }
+    await prepareGrammars([`m0.py`]);
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('holds the names and specifiers a parse cut out of a file, not the file text (Python and TS)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept: LoadedFile[] = [];
+    for (let i = 0; i < FILES; i++) for (const ext of ['py', 'ts']) kept.push(loadFile(tmp, `m${i}.${ext}`, { maxFileBytes: 2 * PAD }));
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    for (const f of kept) assert.ok('parsed' in f && f.parsed.imports.length === 1 && f.parsed.imports[0].specifier.length > 13);
+    // the texts are 2 × 40 × 0.5 MB = 40 MB; the facts kept of them are a few KB
+    assert.ok(grown < (FILES * PAD) / 4, `heap grew by ${grown} bytes while keeping the facts of ${kept.length} files`);
   });
 });
