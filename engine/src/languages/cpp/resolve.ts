@@ -25,6 +25,7 @@ import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { isPlatformHeader } from './headers.js';
 import { type CompileDb, cmakeIncludeDirs, readCompileDb, type SearchPath } from './project.js';
+import { memoised } from '../memo.js';
 
 export const CPP_CONFIG_FILES = ['compile_commands.json', 'CMakeLists.txt'] as const;
 
@@ -92,12 +93,7 @@ export class CppResolver implements LanguageResolver {
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     const key = `${from}\u0000${imp.specifier}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = this.compute(imp.specifier, from);
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => this.compute(imp.specifier, from));
   }
 
   /** What is at `dir`/`name`, or null. */

@@ -25,6 +25,7 @@ import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { goDeclarations, type GoDeclarations } from './declarations.js';
+import { memoised } from '../memo.js';
 
 export const GO_CONFIG_FILES = ['go.mod', 'go.work'] as const;
 
@@ -220,12 +221,7 @@ export class GoResolver implements LanguageResolver {
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     if (imp.kind === 'same-package') return this.samePackage(imp, from);
     const key = `${dirOf(from)}\u0000${imp.specifier}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = this.compute(imp.specifier, from);
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => this.compute(imp.specifier, from));
   }
 
   private targets(dir: string, spec: string): ImportTarget[] {

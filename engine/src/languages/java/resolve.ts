@@ -24,6 +24,7 @@ import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
+import { memoised } from '../memo.js';
 
 export const JAVA_CONFIG_FILES = ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'] as const;
 
@@ -184,12 +185,7 @@ export class JavaResolver implements LanguageResolver {
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     // files of one folder share answers, except a same-package record, which never reaches the file itself
     const key = `${imp.kind === 'same-package' ? from : dirOf(from)}\u0000${imp.kind}\u0000${imp.specifier}\u0000${imp.names.join(',')}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = this.compute(imp, from);
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => this.compute(imp, from));
   }
 
   private compute(imp: ImportRecord, from: RelPath): ImportTarget[] {

@@ -16,6 +16,7 @@ import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { discoverProject, type PythonProject } from './project.js';
 import { STDLIB } from './stdlib.js';
+import { memoised } from '../memo.js';
 
 /** A module as the import system finds it: a file (module or regular package), or a namespace package's folders. */
 interface Found {
@@ -124,12 +125,7 @@ export class PythonResolver implements LanguageResolver {
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     const key = `${from}\u0000${imp.specifier}\u0000${imp.names.join(',')}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = this.compute(imp, from);
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => this.compute(imp, from));
   }
 
   private compute(imp: ImportRecord, from: RelPath): ImportTarget[] {

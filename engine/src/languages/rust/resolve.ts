@@ -22,6 +22,7 @@ import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { readCargo, type CargoPackage, type CrateTarget } from './cargo.js';
+import { memoised } from '../memo.js';
 
 export const RUST_CONFIG_FILES = ['Cargo.toml'] as const;
 
@@ -124,12 +125,7 @@ export class RustResolver implements LanguageResolver {
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     const key = `${from}\u0000${imp.kind === 'mod' ? 'mod' : ''}\u0000${imp.specifier}\u0000${imp.reexports ? JSON.stringify(imp.reexports) : ''}`;
-    let result = this.memo.get(key);
-    if (!result) {
-      result = imp.kind === 'mod' ? this.resolveMod(imp.specifier, from) : imp.kind === 'include' ? this.resolveInclude(imp.specifier, from) : this.resolveUse(imp, from);
-      this.memo.set(key, result);
-    }
-    return result;
+    return memoised(this.memo, key, () => imp.kind === 'mod' ? this.resolveMod(imp.specifier, from) : imp.kind === 'include' ? this.resolveInclude(imp.specifier, from) : this.resolveUse(imp, from));
   }
 
   private resolveMod(spec: string, from: RelPath): ImportTarget[] {
