@@ -61,6 +61,8 @@ const OTHER_LANGUAGES = [
  * `heldOut`: the set after those, 95.8 % when first measured, seen since. `fresh` … `fresh4`: four fresh
  * sets, each committed before its first run; A, B and C were looked at after their first run (95.4 %, 95.8 %, 95.4 %)
  * and the families mended by general rules; D was not run until the families were final and is never tuned on.
+ * `fresh5` (E): written by an engineer who had not read the rules nor the sets above, committed before its first run;
+ * {b} is the file's bare name where it is unique in the tree.
  */
 const WORDINGS = {
   dependents: {
@@ -78,6 +80,8 @@ const WORDINGS = {
       'which files have an import of {f}', 'who references {f}?', '{f}: used where?', 'dependents for {f}', 'can you find who imports {f}', 'what pulls {f} in', 'which files would need {f}', 'who loads {f}?'],
     fresh4: ['who imports {f} at the moment?', 'list files that depend on {f}', 'what in the project imports {f}', '{f} — dependents?', 'which modules make use of {f}', 'who uses {f} in this repo', 'what files have a dependency on {f}', 'tell me every file importing {f}',
       'show {f} importers', 'what is importing {f}?', 'which files import {f} directly', 'who calls into {f}', 'do any files depend on {f}?', 'get me the dependents of {f}', 'which modules reference {f}', 'what would load {f}'],
+    fresh5: ['before I change {f}, what breaks?', 'list everything depending on {b}', 'whos using {f}', 'which files pull in `{f}`', 'if i refactor {b} which modules are affected', 'find all importers of ./{f}', 'what relies on {f}?', 'dependants of {b}',
+      "i'm about to delete {f} - what depends on it", 'which modules make use of {f}?', "who's importng {b}", 'show me every file that requires {f}', 'reverse dependencies for {f}', 'Is {b} used anywhere? by which files', 'what hangs off {f}', "I'm renaming an export in {f}; which files consume it and need updating?"],
   },
   imports: {
     tuning: ['what does {f} import?', 'which project files does {f} pull in?', 'dependencies of {f}', '{f} imports', 'what does {f} depend on', 'What does {f} import', 'imports of {f}', 'which files does {f} import',
@@ -94,6 +98,8 @@ const WORDINGS = {
       'which modules does {f} rely upon', '{f}: what are its dependencies', '{f} imports which files?', 'show me what {f} uses', 'which project files are imported by {f}?', 'dependencies of the file {f}', 'the modules {f} requires', 'what did {f} import'],
     fresh4: ['what does {f} depend upon?', 'list imports for {f}', 'which modules does {f} pull in?', '{f} — imports?', 'what are all the imports of {f}', 'what files does {f} make use of', 'tell me what {f} requires', '{f}: deps',
       'which files does {f} import directly', 'show the imports of {f}', 'what does {f} reference?', 'get me the dependencies of {f}', 'what modules does {f} need', 'which files are loaded by {f}', 'what does {f} include?', 'files {f} relies upon'],
+    fresh5: ['what does {f} rely on', 'deps of {b}', 'list the modules `{f}` pulls in', '{f} depends on what?', 'what does {b} need in order to work', "show {f}'s imports pls", 'what other files does {f} lean on?', 'outgoing deps for ./{f}',
+      'which files does {b} bring in', "i'm moving {f} into another package, what does it import that would have to come along?", 'whats {f} dependant on', 'what modules are required by {f}', 'what does {b} reach into', 'imprts of {f}', 'upstream dependencies of {f}', 'what is {b} built on top of'],
   },
   definition: {
     tuning: ['where is {n} defined?', 'where is the class {n} declared', '{n}: where is it defined?', 'which file defines {n}', 'find the definition of {n}', 'Where is {n} declared?', 'definition of {n}', 'where is {n} defined',
@@ -110,6 +116,8 @@ const WORDINGS = {
       'where is {n} located in the code', 'file with the definition of {n}', '{n} declaration', 'show where {n} is defined', 'what file contains {n}', 'point me at {n}', 'search for the definition of {n}', "can't find {n}, where is it defined?"],
     fresh4: ['where is {n} defined exactly?', 'which file is {n} defined in', 'where was {n} declared', "show me {n}'s declaration", 'where is the definition for {n}', 'find me {n}', 'in what module is {n} declared?', 'what is the file that defines {n}',
       'where is {n} declared and on which line', 'look up {n}', 'the definition of {n}?', '{n} is declared in which file', 'where can {n} be found', 'where does {n} reside', 'which file declares {n} please', 'definition location of {n}'],
+    fresh5: ['find the definition of {n}', 'whre is {n} defnied', 'go to def {n}', 'which file has {n} in it', 'where does {n} live?', 'locate {n}', "{n}: where's that implemented", 'jump to {n}',
+      'in what module is {n} declared', 'show me the source for {n}', 'I need to change how {n} works, where is it?', 'what file is {n} in', 'source location of {n}', 'who defines {n}?', 'where do we declare {n}', 'look up {n} and tell me the file and line'],
   },
 };
 
@@ -132,11 +140,18 @@ function tsDeclarations(root, files) {
   return out;
 }
 
+/** Every file under root, intel excluded: the names a bare file name must be unique among. */
+const treeFiles = (root) => fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !path.join(e.parentPath ?? e.path, e.name).includes(`${path.sep}.planning${path.sep}`)).map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
+
 /** Every k-th item of a sorted list: a spread sample that is the same every run. */
 const spread = (items, n) => (items.length <= n ? items : Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]));
 
 function questions(truth, per, families = ['dependents', 'imports', 'definition']) {
-  const { edges, decls } = truth;
+  const { edges, decls, names } = truth;
+  // {b}: a file by its bare name when no other file in the tree has that name, else by its path
+  const seen = new Map();
+  for (const n of names) seen.set(path.basename(n), (seen.get(path.basename(n)) ?? 0) + 1);
+  const bare = (f) => (seen.get(path.basename(f)) === 1 ? path.basename(f) : f);
   const into = new Map();
   const from = new Map();
   for (const e of edges.values()) {
@@ -149,10 +164,10 @@ function questions(truth, per, families = ['dependents', 'imports', 'definition'
   const qs = [];
   // each subject: every tuning wording in turn (i, i + per, …) and one held-out wording
   const push = (family, subjects, make) => subjects.forEach((s, i) => {
-    const { tuning, heldOut, fresh, fresh2, fresh3, fresh4 } = WORDINGS[family];
+    const { tuning, heldOut, fresh, fresh2, fresh3, fresh4, fresh5 } = WORDINGS[family];
     const ws = [...tuning.filter((_, k) => k % subjects.length === i % subjects.length).map((w) => ['tuning', w]), ['heldOut', heldOut[i % heldOut.length]]];
-    for (const [set, list] of [['fresh', fresh], ['fresh2', fresh2], ['fresh3', fresh3], ['fresh4', fresh4]]) ws.push([set, list[(2 * i) % list.length]], [set, list[(2 * i + 1) % list.length]]);
-    for (const [set, w] of ws) qs.push({ family, set, query: w.replace('{f}', s).replace('{n}', s), ...make(s) });
+    for (const [set, list] of [['fresh', fresh], ['fresh2', fresh2], ['fresh3', fresh3], ['fresh4', fresh4], ['fresh5', fresh5]]) ws.push([set, list[(2 * i) % list.length]], [set, list[(2 * i + 1) % list.length]]);
+    for (const [set, w] of ws) qs.push({ family, set, query: w.replace('{f}', s).replace('{b}', bare(s)).replace('{n}', s), ...make(s) });
   });
   if (families.includes('dependents')) push('dependents', spread(byCount(into), per), (f) => ({ file: f, want: [...new Set(into.get(f))].sort() }));
   if (families.includes('imports')) push('imports', spread(byCount(from), per), (f) => ({ file: f, want: [...new Set(from.get(f))].sort() }));
@@ -203,7 +218,7 @@ async function packageRun(p, per) {
   sh(c.cmd, c.args, { cwd: c.cwd });
   const { files, edges } = edgesFromDepcruise(JSON.parse(fs.readFileSync(out, 'utf8')));
   const decls = tsDeclarations(root, [...files]);
-  const answers = await ask(p.name, root, questions({ edges, decls }, per));
+  const answers = await ask(p.name, root, questions({ edges, decls, names: treeFiles(root) }, per));
   return { package: `${p.pkg}@${p.version}`, dirs: p.dirs, files: files.size, edges: edges.size, answers };
 }
 
@@ -241,7 +256,7 @@ print(json.dumps(out))`;
     for (const [name, file, line, kind] of list) decls.set(name, [...(decls.get(name) ?? []), { file, line, kind }]);
     files = new Set(list.map((d) => d[1])).size;
   }
-  const answers = await ask(p.name, root, questions({ edges, decls }, per, p.families));
+  const answers = await ask(p.name, root, questions({ edges, decls, names: treeFiles(root) }, per, p.families));
   return { package: `${p.name} ${version} (Debian)`, lang: p.lang, dirs: [p.into || '.'], files, edges: edges.size, answers };
 }
 
@@ -270,6 +285,7 @@ const SETS = [
   ['fresh2', 'fresh held-out B (first run 95.8 %, then seen and tuned on)'],
   ['fresh3', 'fresh held-out C (first run 95.4 %, then seen and tuned on)'],
   ['fresh4', 'fresh held-out D (never run before the families were final, never tuned on)'],
+  ['fresh5', 'fresh held-out E (written by another hand, committed before its first run)'],
 ];
 
 function section(runs) {
@@ -327,7 +343,7 @@ runMain(async () => {
   for (const p of OTHER_LANGUAGES) runs.push(await otherRun(p, opts.per));
   for (const p of PACKAGES) runs.push(await packageRun(p, opts.per));
   const all = runs.flatMap((r) => r.answers);
-  for (const set of ['tuning', 'heldOut', 'fresh', 'fresh2', 'fresh3', 'fresh4']) {
+  for (const set of ['tuning', 'heldOut', 'fresh', 'fresh2', 'fresh3', 'fresh4', 'fresh5']) {
     const xs = all.filter((x) => x.set === set);
     process.stdout.write(`${set}: ${pct(xs)} right, mean ${meanTokens(xs)} tokens\n`);
   }
