@@ -63,6 +63,8 @@ const OTHER_LANGUAGES = [
  * and the families mended by general rules; D was not run until the families were final and is never tuned on.
  * `fresh5` (E): written by an engineer who had not read the rules nor the sets above, committed before its first run;
  * {b} is the file's bare name where it is unique in the tree.
+ * `fresh6` (F): by the same hand as E, written and committed after E's first run but before the route's rules were read
+ * or mended; not asked until the families were final, never tuned on.
  */
 const WORDINGS = {
   dependents: {
@@ -82,6 +84,8 @@ const WORDINGS = {
       'show {f} importers', 'what is importing {f}?', 'which files import {f} directly', 'who calls into {f}', 'do any files depend on {f}?', 'get me the dependents of {f}', 'which modules reference {f}', 'what would load {f}'],
     fresh5: ['before I change {f}, what breaks?', 'list everything depending on {b}', 'whos using {f}', 'which files pull in `{f}`', 'if i refactor {b} which modules are affected', 'find all importers of ./{f}', 'what relies on {f}?', 'dependants of {b}',
       "i'm about to delete {f} - what depends on it", 'which modules make use of {f}?', "who's importng {b}", 'show me every file that requires {f}', 'reverse dependencies for {f}', 'Is {b} used anywhere? by which files', 'what hangs off {f}', "I'm renaming an export in {f}; which files consume it and need updating?"],
+    fresh6: ['which parts of the codebase depend on {f}', 'callers of {b}', '{f} is imported by?', 'who else uses {b}, I want to change its API', 'get importers: {f}', 'what would be impacted by changing {f}', 'what modules reference `{b}`', 'any file that imports from {f}?',
+      'which files consume {f}', 'where is {f} imported', 'who depend on {b}', 'files depending on {f} pls', 'does anything import {b}? list them', 'what code is built on {f}', 'inbound dependencies of {f}', 'whats importing {f} rn'],
   },
   imports: {
     tuning: ['what does {f} import?', 'which project files does {f} pull in?', 'dependencies of {f}', '{f} imports', 'what does {f} depend on', 'What does {f} import', 'imports of {f}', 'which files does {f} import',
@@ -100,6 +104,8 @@ const WORDINGS = {
       'which files does {f} import directly', 'show the imports of {f}', 'what does {f} reference?', 'get me the dependencies of {f}', 'what modules does {f} need', 'which files are loaded by {f}', 'what does {f} include?', 'files {f} relies upon'],
     fresh5: ['what does {f} rely on', 'deps of {b}', 'list the modules `{f}` pulls in', '{f} depends on what?', 'what does {b} need in order to work', "show {f}'s imports pls", 'what other files does {f} lean on?', 'outgoing deps for ./{f}',
       'which files does {b} bring in', "i'm moving {f} into another package, what does it import that would have to come along?", 'whats {f} dependant on', 'what modules are required by {f}', 'what does {b} reach into', 'imprts of {f}', 'upstream dependencies of {f}', 'what is {b} built on top of'],
+    fresh6: ['{f} imports what', 'which files is {b} pulling from', 'list dependencies: {f}', 'what does {f} pull from', 'direct imports for {b}?', "what's imported in {f}", 'what does {f} call into', 'dependencies for `{b}`',
+      'what has to be loaded before {f} can run', 'show the import list of {f}', 'I want to unit test {b} in isolation, what does it depend on?', 'what is {f} using under the hood', 'deps {f}', 'outbound edges of {f}', 'which other modules does {b} import from', 'what does {f} depend on directly?'],
   },
   definition: {
     tuning: ['where is {n} defined?', 'where is the class {n} declared', '{n}: where is it defined?', 'which file defines {n}', 'find the definition of {n}', 'Where is {n} declared?', 'definition of {n}', 'where is {n} defined',
@@ -118,6 +124,8 @@ const WORDINGS = {
       'where is {n} declared and on which line', 'look up {n}', 'the definition of {n}?', '{n} is declared in which file', 'where can {n} be found', 'where does {n} reside', 'which file declares {n} please', 'definition location of {n}'],
     fresh5: ['find the definition of {n}', 'whre is {n} defnied', 'go to def {n}', 'which file has {n} in it', 'where does {n} live?', 'locate {n}', "{n}: where's that implemented", 'jump to {n}',
       'in what module is {n} declared', 'show me the source for {n}', 'I need to change how {n} works, where is it?', 'what file is {n} in', 'source location of {n}', 'who defines {n}?', 'where do we declare {n}', 'look up {n} and tell me the file and line'],
+    fresh6: ["where's {n}", 'defn of {n}?', 'which file declares the {n} symbol', 'open {n}', 'find {n} in the repo', 'where is {n} coming from', 'where does {n} get defined', 'file + line for {n}',
+      '{n} defined where', 'where is {n} written', 'hey where did we put {n}', 'show the declaration of {n}', 'which module exports {n}', 'where is {n} implemented at', 'whats the path to {n}', 'navigate to the {n} definition'],
   },
 };
 
