@@ -190,6 +190,39 @@ describe('mcp server: route', () => {
     }
   });
 
+  it('reads phrasal verbs, "make use of", "dependent on", British spelling and typing slips by their grammar', async () => {
+    const f1 = 'src/db/client.ts';
+    const cases: Array<[string, string]> = [
+      // a verb that links only with its particle, either way round
+      [`what hangs off ${f1}`, 'dependents'],
+      [`${f1}: what does it lean on?`, 'imports'],
+      [`which files are built on top of ${f1}`, 'dependents'],
+      [`what does ${f1} reach into`, 'imports'],
+      // a light verb makes the noun a verb again
+      [`what files does ${f1} make use of`, 'imports'],
+      [`which modules make use of ${f1}?`, 'dependents'],
+      // an agent noun before "on" is an adjective: the verb
+      [`what is ${f1} dependent on`, 'imports'],
+      [`files reliant upon ${f1}`, 'dependents'],
+      [`dependants of ${f1}`, 'dependents'],
+      // a letter dropped or two swapped
+      [`who is importng ${f1}`, 'dependents'],
+      [`imprts of ${f1}`, 'imports'],
+      [`what does ${f1} dpeend on`, 'imports'],
+    ];
+    for (const [q, family] of cases) {
+      const a = await ask(q, { mode: 'plan' });
+      assert.equal(a.family, family, q);
+      assert.equal(a.subject.path, f1, q);
+    }
+    const d = await ask('whre is hashPassword defnied', { mode: 'plan' });
+    assert.equal(d.family, 'definition');
+    assert.equal(d.subject.symbol, 'hashPassword');
+    // a verb without its particle is no link ("why does it hang"), and a lone word is a name, never mended into a verb
+    assert.notEqual((await ask(`why does ${f1} hang`, { mode: 'plan' })).family, 'dependents');
+    assert.notEqual((await ask('explain rings', { mode: 'plan' })).matched, 'brings');
+  });
+
     it('plan mode returns the plan and runs nothing', async () => {
     const a = await ask('impact of changing src/db/client.ts', { mode: 'plan' });
     assert.equal(a.mode, 'plan');
@@ -337,6 +370,12 @@ describe('mcp server: route finds definitions from declarations in every module 
       // TypeScript: enum, interface, type, and ambient `declare` forms
       'src/modes.ts': "export enum Mode {\n  A,\n  B,\n}\n\nexport interface RenderOptions {\n  mode: Mode;\n}\n\nexport type NodeId = string;\n",
       'types/globals.d.ts': "declare class Renderer {\n  render(): void;\n}\n\ndeclare function createRenderer(): Renderer;\n",
+      // two files whose names differ only in case, in two folders
+      'src/TQueue.ts': "import { q } from './stm/tQueue.js';\nimport { source } from './signals.js';\nexport const Q = source(q);\n",
+      'src/stm/tQueue.ts': "import { formatBytes } from '../../lib/util.js';\nexport const q = formatBytes(1);\n",
+      // a plain word that is also a much-used function, beside a name only code has
+      'src/signals.js': 'export function source(v) {\n  return v;\n}\n',
+      'src/attrs.js': "import { source } from './signals.js';\n\nexport function remove_input_defaults(input) {\n  return source(input);\n}\n",
     });
     await buildIntel(root);
     s = await startServer(root);
@@ -362,6 +401,18 @@ describe('mcp server: route finds definitions from declarations in every module 
     assert.equal(await first('NodeId: where is it defined?'), 'src/modes.ts:10');
     assert.equal(await first('where is Renderer declared'), 'types/globals.d.ts:1');
     assert.equal(await first('find the definition of createRenderer'), 'types/globals.d.ts:5');
+  });
+
+  it('a name in code\'s shape outranks a plain word that also names a declaration', async () => {
+    assert.equal(await first('source location of remove_input_defaults'), 'src/attrs.js:3');
+  });
+
+  it('a file name as written outranks its twin in another case', async () => {
+    for (const [name, want] of [['tQueue.ts', 'src/stm/tQueue.ts'], ['TQueue.ts', 'src/TQueue.ts']]) {
+      const a = await s.ok<Answer>('route', { query: `what does ${name} import` });
+      assert.equal(a.family, 'imports');
+      assert.equal(step(a, 'answer').data.path, want, name);
+    }
   });
 
   it('ranks the re-export after the declaration', async () => {

@@ -59,7 +59,27 @@ const LINK_RULES_AFTER = 4;
  */
 const LINK_VERBS = ['import', 'depend', 'use', 'require', 'need', 'rely', 'pull', 'bring', 'load', 'reference', 'consume', 'call', 'include'];
 /** nouns for the files that link TO a file (its dependents), beyond the verbs' agent nouns ("importer", "user") */
-const AGENT_NOUNS = new Set(['dependent', 'dependents', 'usage', 'usages', 'reliant', 'callers', 'caller']);
+const AGENT_NOUNS = new Set(['dependent', 'dependents', 'dependant', 'dependants', 'usage', 'usages', 'reliant', 'callers', 'caller']);
+/** an agent noun that is an adjective before "on": "F is dependent on", "files reliant upon F" read as the verb */
+const ADJECTIVE_ON = new Set(['dependent', 'dependant', 'reliant']);
+/** a form of "make" before a verb's noun makes it the verb: "files that make use of F", "what does F make use of" */
+const LIGHT_VERBS = new Set(['make', 'makes', 'made', 'making']);
+/**
+ * Verbs that are link words only with their particle ("what hangs off F", "F leans on", "built on top of F"), every
+ * form read as active: the file before the verb links to what follows, the file after it is linked to.
+ */
+const PHRASAL: Array<[string[], string[]]> = [
+  [['lean', 'leans', 'leaning', 'leaned', 'leant'], ['on', 'upon']],
+  [['hang', 'hangs', 'hanging', 'hung'], ['off', 'on', 'from']],
+  [['build', 'builds', 'building', 'built'], ['on', 'upon']],
+  [['rest', 'rests', 'resting', 'rested'], ['on', 'upon']],
+  [['sit', 'sits', 'sitting', 'sat'], ['on', 'upon']],
+  [['count', 'counts', 'counting', 'counted'], ['on', 'upon']],
+  [['draw', 'draws', 'drawing', 'drew', 'drawn'], ['on', 'upon', 'from']],
+  [['reach', 'reaches', 'reaching', 'reached'], ['into']],
+  [['hook', 'hooks', 'hooking', 'hooked'], ['into']],
+];
+const PARTICLES: Map<string, string[]> = new Map(PHRASAL.flatMap(([forms, ps]) => forms.map((f) => [f, ps] as [string, string[]])));
 /** nouns for what a file links to (its dependencies) */
 const OBJECT_NOUNS = new Set(['dependency', 'dependencies', 'deps', 'dep', 'imports']);
 /** a verb's forms read as nouns after these ("its imports", "the uses of") or before "of/for/in" */
@@ -131,9 +151,19 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
     const next = low[i + 1] ?? '';
     const inf = INFLECTIONS.get(w);
     // "it" as this verb's object stands for the file ("F: who imports it?", "F — what depends on it?")
-    const at = low[i + 1] === 'it' || (['on', 'upon', 'in', 'by'].includes(next) && low[i + 2] === 'it') ? i + 1 : pos;
+    const at = low[i + 1] === 'it' || (['on', 'upon', 'in', 'by', 'off', 'into', 'from'].includes(next) && low[i + 2] === 'it') ? i + 1 : pos;
     let vote: Family | null = null;
-    if (OBJECT_NOUNS.has(w) && !(w === 'imports' && !DETERMINERS.has(prev) && !/'s$/.test(toks[i - 1]?.toLowerCase() ?? '') && !['of', 'for', 'in'].includes(next))) {
+    const particles = PARTICLES.get(w);
+    if (particles?.includes(next) && !ASKERS.has(prev)) {
+      // a phrasal verb: its particle (and "on top of") goes with it
+      vote = at > i ? 'dependents' : 'imports';
+      matched.push(i + 1);
+      if (low[i + 2] === 'top' && low[i + 3] === 'of') matched.push(i + 2, i + 3);
+    } else if (inf && ASKERS.has(prev)) continue;
+    else if (inf && ((inf.form === 'agent' && ADJECTIVE_ON.has(w) && ['on', 'upon'].includes(next)) || (LIGHT_VERBS.has(prev) && inf.form === 'active'))) {
+      vote = at > i ? 'dependents' : 'imports';
+      if (LIGHT_VERBS.has(prev)) matched.push(i - 1);
+    } else if (OBJECT_NOUNS.has(w) && !(w === 'imports' && !DETERMINERS.has(prev) && !/'s$/.test(toks[i - 1]?.toLowerCase() ?? '') && !['of', 'for', 'in'].includes(next))) {
       vote = reverse || possessed(i) ? 'dependents' : 'imports';
     } else if (!inf || ASKERS.has(prev)) continue;
     else if (inf.form === 'agent') vote = 'dependents';
@@ -153,6 +183,7 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
     matched.push(i);
   }
   if (!votes.size) return null;
+  matched.sort((a, b) => a - b);
   const family: Family = votes.size > 1 ? 'links' : [...votes][0]!;
   const rest = toks.filter((_, i) => !matched.includes(i)).join(' ');
   return { family, matched: matched.map((i) => toks[i]).join(' '), rest };
@@ -172,13 +203,53 @@ const FILLER = new Set(
   picture high level high-level entry points map whole overall general similar previous past prior earlier before
   conventions convention patterns pattern style naming idioms else other incoming outgoing reverse rely relies relying
   depended needed loaded load loads pull pulls pulled link links linked references referenced edges can anywhere
-  everything anything everyone anyone parts part upon open see display has have had been being were`.split(/\s+/),
+  everything anything everyone anyone parts part upon open see display has have had been being were dependant dependants`.split(/\s+/),
 );
 for (const [w, { form }] of INFLECTIONS) if (form === 'active' || form === 'passive') FILLER.add(w);
 
+/** the words a typo is mended to: what decides a family (link verbs and nouns, the words of a definition) */
+const MENDABLE: string[] = (() => {
+  const words = [...INFLECTIONS].filter(([w, { form }]) => form !== 'agent' || /^(?:import|depend)/.test(w)).map(([w]) => w);
+  return [...words, ...OBJECT_NOUNS, 'where', 'defined', 'declared', 'definition', 'declaration', 'implemented', 'located'].filter((w) => w.length >= 5);
+})();
+/** words spelled right: never mended */
+const KNOWN: Set<string> = new Set([...FILLER, ...INFLECTIONS.keys(), ...OBJECT_NOUNS, ...PARTICLES.keys(), ...MENDABLE, 'define', 'defines', 'declare', 'declares', 'implement', 'implements', 'locate', 'locates', 'export', 'exported', 'exports']);
+
+/** one letter dropped, one added, or two neighbours swapped: the typos of fast typing */
+function oneSlip(a: string, b: string): boolean {
+  if (a.length === b.length) {
+    const i = [...a].findIndex((ch, k) => ch !== b[k]);
+    return i >= 0 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length !== 1) return false;
+  const i = [...short].findIndex((ch, k) => ch !== long[k]);
+  return i < 0 || short.slice(i) === long.slice(i + 1);
+}
+
+/**
+ * A question with its typos mended ("importng", "imprts", "whre is X defnied"): a plain lowercase word of four
+ * letters or more that is not a known word and is one slip from a family word becomes that word, as long as the
+ * question keeps another word to be its subject (a lone "rings" stays a name, not "brings").
+ */
+function mendTypos(q: string): string {
+  const parts = q.split(/(\s+)/);
+  const subjects = subjectWords(q);
+  return parts
+    .map((part) => {
+      const m = /^([^A-Za-z]*)([A-Za-z][a-z]{3,})([^A-Za-z]*)$/.exec(part);
+      if (!m) return part;
+      const w = m[2]!.toLowerCase();
+      if (KNOWN.has(w) || !subjects.some((s) => s.toLowerCase() !== w)) return part;
+      const to = MENDABLE.find((t) => oneSlip(w, t));
+      return to ? `${m[1]}${to}${m[3]}` : part;
+    })
+    .join('');
+}
+
 /** Classifies a question. Anything no rule matches is a `search`. */
 export function classify(query: string): Classified {
-  const q = query.trim();
+  const q = mendTypos(query.trim());
   const lower = q.toLowerCase();
   const requirementIds = [...new Set([...q.matchAll(/\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/g)].map((m) => m[0]))];
   const phase = /\bphase\s+(\d+(?:\.\d+)?)\b/i.exec(q)?.[1] ?? null;

@@ -33,9 +33,9 @@ const WHY: Record<DefinitionHow, string> = { declaration: 'declares', export: 'e
 
 const CODE_EXT = /\.(?:[cm]?[jt]sx?|d\.ts)$/i;
 
-function stemOf(p: string): string {
-  return path.posix.basename(p).replace(/\.d\.ts$/i, '').replace(/\.[^.]+$/, '').toLowerCase();
-}
+/** a file's name without its extension, as written */
+const nameOf = (p: string) => path.posix.basename(p).replace(/\.d\.ts$/i, '').replace(/\.[^.]+$/, '');
+const stemOf = (p: string) => nameOf(p).toLowerCase();
 
 function nameIndex(reader: IntelReader): NameIndex {
   return reader.memo('route-names', () => {
@@ -49,6 +49,8 @@ function nameIndex(reader: IntelReader): NameIndex {
 }
 
 const looksLikePath = (w: string) => w.includes('/') || CODE_EXT.test(w);
+/** a name only code has (snake_case, camelCase, a capital, a digit) outranks a plain word ("source location of remove_input_defaults") */
+const codeShaped = (w: string) => /[_$\d]|[a-z][A-Z]|^[A-Z]/.test(w);
 const looksLikeIdentifier = (w: string) => /^[A-Za-z_$][\w$]*$/.test(w) && (/[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|_/.test(w) || /^[A-Z]/.test(w) || w.length >= 3);
 
 /** Candidates for the subject of `text` (the question minus its family words), best first, at most `limit`. */
@@ -73,9 +75,10 @@ export function resolveSubject(reader: IntelReader, text: string, limit = 5): Su
     }
     for (const [p, id] of reader.byPath) {
       const pl = p.toLowerCase();
-      if (pl.endsWith(`/${lower}`)) add(id, null, `path ends with ${w}`, 90);
+      // the case as written beats a folded match ("tQueue.ts" beside "TQueue.ts")
+      if (pl.endsWith(`/${lower}`)) add(id, null, `path ends with ${w}`, p.endsWith(`/${w}`) ? 91 : 90);
       else if (!CODE_EXT.test(w) && (pl.startsWith(`${lower}/index.`) || pl.includes(`/${lower}/index.`))) add(id, null, `index of folder ${w}`, 85);
-      else if (CODE_EXT.test(w) && stemOf(pl) === stemOf(lower) && !w.includes('/')) add(id, null, `file name like ${w}`, 70);
+      else if (CODE_EXT.test(w) && stemOf(pl) === stemOf(lower) && !w.includes('/')) add(id, null, `file name like ${w}`, nameOf(p) === nameOf(w) ? 71 : 70);
     }
   }
   if (found.size) how = 'path';
@@ -83,7 +86,7 @@ export function resolveSubject(reader: IntelReader, text: string, limit = 5): Su
     for (const w of words.filter(looksLikeIdentifier)) {
       // a declaration (any language's top-level symbols) is the definition; an export-only binding comes next, a re-export last
       for (const d of definitions(reader, w, { folded: true })) {
-        const score = (d.name === w ? 85 : 75) + HOW_SCORE[d.how] + (d.exported ? 1 : 0) + Math.min(4, dependentCounts(reader, d.id).direct / 10) / 2;
+        const score = (d.name === w ? 85 : 75) + (codeShaped(w) ? 4 : 0) + HOW_SCORE[d.how] + (d.exported ? 1 : 0) + Math.min(4, dependentCounts(reader, d.id).direct / 10) / 2;
         add(d.id, d.name, `${WHY[d.how]} ${d.kind} ${d.name} (line ${d.line})`, score);
       }
     }

@@ -82,7 +82,8 @@ export function registerRouteTool(server: McpServer, ctx: ServerContext) {
     },
     output: routeOutput,
     async run(project, args, call) {
-      const key = `${project.root}\u0000${args.mode}\u0000${call.maxTokens}\u0000${args.query.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+      // case kept: "tQueue.ts" and "TQueue.ts" can be two files
+      const key = `${project.root}\u0000${args.mode}\u0000${call.maxTokens}\u0000${args.query.trim().replace(/\s+/g, ' ')}`;
       // apply what the hooks recorded first, so the signature below is the one this answer is made from
       if (hasPendingJournal(project.root)) await readerOf(project);
       const before = inputsSignature(project.root);
