@@ -209,15 +209,24 @@ describe('mcp server: route', () => {
       [`who is importng ${f1}`, 'dependents'],
       [`imprts of ${f1}`, 'imports'],
       [`what does ${f1} dpeend on`, 'imports'],
+      // inbound/outbound as incoming/outgoing; a passive before "for"/"before" F: what F needs; "impacted"
+      [`inbound dependencies of ${f1}`, 'dependents'],
+      [`outbound deps of ${f1}`, 'imports'],
+      [`what has to be loaded before ${f1} can run`, 'imports'],
+      [`whats ${f1} dependant on`, 'imports'],
+      [`what would be impacted by changing ${f1}`, 'impact'],
     ];
     for (const [q, family] of cases) {
       const a = await ask(q, { mode: 'plan' });
       assert.equal(a.family, family, q);
       assert.equal(a.subject.path, f1, q);
     }
-    const d = await ask('whre is hashPassword defnied', { mode: 'plan' });
-    assert.equal(d.family, 'definition');
-    assert.equal(d.subject.symbol, 'hashPassword');
+    // where a name is: typos, abbreviations, "module" for file, a file or line or path for or to the name
+    for (const q of ['whre is hashPassword defnied', 'defn of hashPassword?', 'file + line for hashPassword', 'which module exports hashPassword', 'whats the path to hashPassword']) {
+      const d = await ask(q, { mode: 'plan' });
+      assert.equal(d.family, 'definition', q);
+      assert.equal(d.subject.symbol, 'hashPassword', q);
+    }
     // a verb without its particle is no link ("why does it hang"), and a lone word is a name, never mended into a verb
     assert.notEqual((await ask(`why does ${f1} hang`, { mode: 'plan' })).family, 'dependents');
     assert.notEqual((await ask('explain rings', { mode: 'plan' })).matched, 'brings');
@@ -376,6 +385,9 @@ describe('mcp server: route finds definitions from declarations in every module 
       // a plain word that is also a much-used function, beside a name only code has
       'src/signals.js': 'export function source(v) {\n  return v;\n}\n',
       'src/attrs.js': "import { source } from './signals.js';\n\nexport function remove_input_defaults(input) {\n  return source(input);\n}\n",
+      // a file of another language named bare, beside a declaration named like a word of the question
+      'scripts/report.py': 'import os\n\n\ndef render():\n    return os.sep\n',
+      'scripts/checks.py': 'def test():\n    return 1\n',
     });
     await buildIntel(root);
     s = await startServer(root);
@@ -405,6 +417,12 @@ describe('mcp server: route finds definitions from declarations in every module 
 
   it('a name in code\'s shape outranks a plain word that also names a declaration', async () => {
     assert.equal(await first('source location of remove_input_defaults'), 'src/attrs.js:3');
+  });
+
+  it('a bare file name of any indexed language is the file, not a declaration named like a word beside it', async () => {
+    const a = await s.ok<Answer>('route', { query: 'I want to unit test report.py in isolation, what does it depend on?' });
+    assert.equal(a.family, 'imports');
+    assert.equal(step(a, 'answer').data.path, 'scripts/report.py');
   });
 
   it('a file name as written outranks its twin in another case', async () => {

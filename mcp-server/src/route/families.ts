@@ -41,9 +41,9 @@ export interface Classified {
 const RULES: Array<[Family, RegExp]> = [
   ['similar_work', /\b(similar|previous|past|prior|earlier|related)\s+(work|phases?|plans?|tasks?|changes?|summar(?:y|ies))\b|\bhave we (?:ever |already )?(?:done|built|implemented|solved)\b|\bdone (?:this|that|something like (?:this|that)) before\b/],
   ['phase_files', /\b(?:what|which)\b[^?]*?\b(?:matters?|relevant|files?|code|modules?)\b[^?]*?\bfor\b[^?]*?\b(?:phase|goal|milestone|task|feature)\b|\b(?:files?|code)\s+(?:relevant|that matters?|needed)\s+(?:to|for)\b|\bwhat matters for\b|\brelevant files?\s+(?:for|to)\b|\bwhere (?:do|should) i (?:start|look) (?:for|to)\b/],
-  ['impact', /\b(?:impact|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
+  ['impact', /\b(?:impact(?:s|ed|ing)?|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
   ['hotspots', /\b(?:most (?:depended[- ]on|depended upon|used|imported|important|central|critical|shared)|hotspots?|core files|central files|key files|riskiest files)\b/],
-  ['definition', /\bwhere (?:is|are|'s)\b(?<subject>.*)\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\bfiles? (?:that |which )?(?:with|contains?|containing|has|having|holds?|defines?|defining|declares?|declaring|exports?|implements?)\b|\b(?:definition|declaration|location|source) of\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b/],
+  ['definition', /\bwhere (?:is|are|'s)\b(?<subject>.*)\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\b(?:files?|modules?) (?:that |which )?(?:with|contains?|containing|has|having|holds?|defines?|defining|declares?|declaring|exports?|implements?)\b|\b(?:definition|declaration|location|source|defn|decl|def|file|line) (?:of|for)\b|\bpath to\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b/],
   ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
   ['architecture', /\b(?:architecture|overview|structure|layout|organi[sz]ed|organi[sz]ation|big picture|high[- ]level|entry points?|map of)\b/],
   ['conventions', /\b(?:conventions?|patterns?|coding style|code style|style guide|naming|idioms?|how (?:are|do we|should (?:i|we)) .+ (?:written|structured|named|organi[sz]ed|tested|laid out))\b/],
@@ -83,7 +83,7 @@ const PARTICLES: Map<string, string[]> = new Map(PHRASAL.flatMap(([forms, ps]) =
 /** nouns for what a file links to (its dependencies) */
 const OBJECT_NOUNS = new Set(['dependency', 'dependencies', 'deps', 'dep', 'imports']);
 /** a verb's forms read as nouns after these ("its imports", "the uses of") or before "of/for/in" */
-const DETERMINERS = new Set(['its', 'the', 'their', 'his', 'her', 'my', 'our', 'your', 'whose', 'incoming', 'outgoing', 'reverse', 'direct']);
+const DETERMINERS = new Set(['its', 'the', 'their', 'his', 'her', 'my', 'our', 'your', 'whose', 'incoming', 'outgoing', 'inbound', 'outbound', 'reverse', 'direct']);
 /** the asker, not a file: "I need", "we use" */
 const ASKERS = new Set(['i', 'we', 'you', "i'd", "i'll", "we'd"]);
 
@@ -141,8 +141,8 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
   const possessed = (i: number) => /^an?$/.test(low[i - 1] ?? '') && ['as', 'has', 'have', 'having', 'had'].includes(low[i - 2] ?? '');
   const votes = new Set<Family>();
   const matched: number[] = [];
-  const reverse = low.some((w) => w === 'incoming' || w === 'reverse');
-  const outgoing = low.includes('outgoing');
+  const reverse = low.some((w) => w === 'incoming' || w === 'inbound' || w === 'reverse');
+  const outgoing = low.includes('outgoing') || low.includes('outbound');
   for (let i = 0; i < low.length; i++) {
     const w = low[i]!;
     // the subject itself ("who imports Dependency") and a capitalised name are never link words
@@ -176,7 +176,8 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
       let j = i + 1;
       let inPrep = false;
       while (['on', 'upon', 'in', 'into'].includes(low[j] ?? '')) inPrep ||= /^in/.test(low[j++]!);
-      vote = at > i && (low[j] === 'by' || inPrep) ? 'imports' : 'dependents';
+      // "loaded before F", "needed for F": F is the one that needs it
+      vote = at > i && (['by', 'for', 'before'].includes(low[j] ?? '') || inPrep) ? 'imports' : 'dependents';
     } else vote = at > i ? 'dependents' : 'imports';
     if (outgoing) vote = 'imports';
     votes.add(vote);
@@ -201,7 +202,7 @@ const FILLER = new Set(
   purpose summary summarize overview understand context dependencies deps importers callers consumers usages users
   go matters matter relevant give architecture structure layout organized organised organization organisation big
   picture high level high-level entry points map whole overall general similar previous past prior earlier before
-  conventions convention patterns pattern style naming idioms else other incoming outgoing reverse rely relies relying
+  conventions convention patterns pattern style naming idioms else other incoming outgoing inbound outbound reverse rely relies relying
   depended needed loaded load loads pull pulls pulled link links linked references referenced edges can anywhere
   everything anything everyone anyone parts part upon open see display has have had been being were dependant dependants`.split(/\s+/),
 );
@@ -228,11 +229,13 @@ function oneSlip(a: string, b: string): boolean {
 }
 
 /**
- * A question with its typos mended ("importng", "imprts", "whre is X defnied"): a plain lowercase word of four
+ * A question with its typos mended ("importng", "imprts", "whre is X defnied", "whats"): a plain lowercase word of four
  * letters or more that is not a known word and is one slip from a family word becomes that word, as long as the
  * question keeps another word to be its subject (a lone "rings" stays a name, not "brings").
  */
 function mendTypos(q: string): string {
+  // a contraction typed without its apostrophe: "whats", "wheres", "whos"
+  q = q.replace(/\b(what|where|who|how|that)s\b/gi, "$1's");
   const parts = q.split(/(\s+)/);
   const subjects = subjectWords(q);
   return parts

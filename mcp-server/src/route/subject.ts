@@ -25,6 +25,8 @@ export interface Subject {
 
 interface NameIndex {
   stems: Map<string, string[]>;
+  /** the file extensions of the project's files: "logging.py" names a file where .py files are indexed */
+  exts: Set<string>;
 }
 
 /** a declaration is the definition; an export-only binding comes next, an import's local binding and a re-export last */
@@ -44,11 +46,11 @@ function nameIndex(reader: IntelReader): NameIndex {
       const s = stemOf(n.path);
       stems.set(s, [...(stems.get(s) ?? []), n.id]);
     }
-    return { stems };
+    const exts = new Set([...reader.byPath.keys()].map((p) => /\.([A-Za-z0-9]+)$/.exec(p)?.[1]?.toLowerCase() ?? '').filter(Boolean));
+    return { stems, exts };
   });
 }
 
-const looksLikePath = (w: string) => w.includes('/') || CODE_EXT.test(w);
 /** a name only code has (snake_case, camelCase, a capital, a digit) outranks a plain word ("source location of remove_input_defaults") */
 const codeShaped = (w: string) => /[_$\d]|[a-z][A-Z]|^[A-Z]/.test(w);
 const looksLikeIdentifier = (w: string) => /^[A-Za-z_$][\w$]*$/.test(w) && (/[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|_/.test(w) || /^[A-Z]/.test(w) || w.length >= 3);
@@ -57,6 +59,7 @@ const looksLikeIdentifier = (w: string) => /^[A-Za-z_$][\w$]*$/.test(w) && (/[a-
 export function resolveSubject(reader: IntelReader, text: string, limit = 5): Subject {
   const words = subjectWords(text);
   const idx = nameIndex(reader);
+  const looksLikePath = (w: string) => w.includes('/') || CODE_EXT.test(w) || idx.exts.has(/\.([A-Za-z0-9]+)$/.exec(w)?.[1]?.toLowerCase() ?? '');
   const found = new Map<string, Candidate>();
   const add = (id: string, symbol: string | null, why: string, score: number) => {
     const node = reader.nodes.get(id);
