@@ -12,7 +12,10 @@
 //      answers every line with an error and "(Location of the symbol related to previous error)": the declaring
 //      file, from the compiler (interfaces and enums have no code to carry sequence points); plus the files holding
 //      the type's code (the parts of a partial type).
-//   A truth pair (A, B): code compiled from A refers to a type B declares, A ≠ B. Pairs of a partial type's
+//   4. Drop-one compiles: each file B left out in turn, the rest compiled; a file A mcs reports an error in depends on
+//      B. This checks the reading of 2-3, and adds what an assembly keeps no trace of (a constant or enum member the
+//      compiler copies into A, a base type of A's base, the other part of a partial type).
+//   A truth pair (A, B): code compiled from A refers to a type B declares, or A does not compile without B; A ≠ B. Pairs of a partial type's
 //   declaration-level references (fields, bases, attributes) cannot be placed in one part: they are left out of
 //   both sides and counted.
 // Ours: `intel build --no-cache` of the same tree, edges .cs → .cs of every kind from index.json (exact or inferred).
@@ -24,13 +27,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { OUR_CLI, WORK_DIR, log, machineInfo, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
 
-const USAGE = 'Usage: node bench/languages-csharp.mjs [--snapshots DIR] [--no-write]';
+const USAGE = 'Usage: node bench/languages-csharp.mjs [--snapshots DIR] [--drop N] [--no-write]';
 const SPEC = {
   snapshots: { type: 'string', default: '/work/.mirror', help: 'folder holding <owner>+<name>/repo git directories' },
   write: { type: 'boolean', default: true, help: 'replace the C# truth block of bench/RESULTS.md' },
+  drop: { type: 'number', default: 0, help: 'files dropped one at a time to check the reading (0: every file; each is a compile of the rest)' },
 };
 
 const CECIL = '/usr/lib/mono-cecil';
+
 const FRAMEWORK_REFS = ['System.dll', 'System.Core.dll', 'System.Xml.dll', 'System.Xml.Linq.dll', 'System.Data.dll', 'System.Runtime.Serialization.dll', 'System.Numerics.dll', 'Microsoft.CSharp.dll', 'System.ComponentModel.DataAnnotations.dll'];
 // doc-comment and obsolete warnings, and the restore of them
 const NOWARN = '-nowarn:1591,618,612,1570,1572,1573,1574,1584,1580,1581,436,1635';
@@ -69,7 +74,7 @@ function mcs(args, cwd) {
 }
 
 /** The compiler's pairs for one project folder. */
-function compilerTruth(tree, c, defines, tmp) {
+function compilerTruth(tree, c, defines, tmp, dropSample) {
   const projectDir = path.join(tree, c.project);
   const files = execFileSync('find', ['.', '-name', '*.cs', '-not', '-path', './obj/*', '-not', '-path', './bin/*'], { cwd: projectDir, encoding: 'utf8' }).split('\n').filter(Boolean).sort();
   fs.writeFileSync(path.join(tmp, 'files.rsp'), files.join('\n'));
@@ -132,7 +137,24 @@ function compilerTruth(tree, c, defines, tmp) {
     } else add(rel(from), target, true);
   }
   for (const [k, p] of pairs) if (!p.placed) (partialOnly.add(k), pairs.delete(k));
-  return { files: files.map(rel), types, pairs, partialOnly, located, compileMs };
+  // a check of the reading above by the compiler alone: drop one file B, compile the rest; every other file mcs
+  // reports an error in depends on B (mcs stops at the first phase with errors, so these are some of B's dependents)
+  const dropped = [];
+  const step = Math.max(1, Math.ceil(files.length / Math.min(dropSample || files.length, files.length)));
+  for (let i = 0; i < files.length; i += step) {
+    const b = files[i];
+    fs.writeFileSync(path.join(tmp, 'drop.rsp'), files.filter((f) => f !== b).join('\n'));
+    const out = mcs([d, `-out:${path.join(tmp, 'drop.dll')}`, `@${path.join(tmp, 'drop.rsp')}`], projectDir).out;
+    const failing = new Set([...out.matchAll(/^(.+?)\(\d+,\d+\): error CS\d+/gm)].map((m) => rel(m[1])));
+    for (const a of failing) if (a !== rel(b)) dropped.push(`${a}\t${rel(b)}`);
+  }
+  // what only the drop-one compiles show (constants the compiler copies, a base's base, a partial type's other part) joins the truth
+  for (const k of dropped) {
+    if (pairs.has(k)) continue;
+    partialOnly.delete(k);
+    pairs.set(k, { via: new Set(), placed: true, dropOnly: true });
+  }
+  return { files: files.map(rel), types, pairs, partialOnly, located, compileMs, dropped, dropSample: Math.ceil(files.length / step) };
 }
 
 function ourPairs(tree) {
@@ -202,6 +224,7 @@ function label(side, a, b, truth, tree, defines, ours) {
   const named = (src, n) => new RegExp(`(?<![\\w.])${n}(?!\\w)|(?<=\\busing\\s+static\\s+[\\w.]*)\\b${n}\\b`).test(src);
   if (side === 'truth') {
     const via = [...truth.pairs.get(`${a}\t${b}`).via];
+    if (!via.length) return 'missed: only the compile without B shows it (a constant A copies, a base type of its base, a partial type\'s other part)';
     if (via.some((t) => named(text.active, simple(t)))) return `missed: A names a type of B it uses`;
     if (via.every((t) => truth.types.get(t)?.kind === 'static')) return 'missed: B is a static class A never names (extension methods)';
     return UNNAMED;
@@ -226,14 +249,14 @@ function label(side, a, b, truth, tree, defines, ours) {
   return 'extra: A does not name a type of B';
 }
 
-async function corpus(snapshots, c) {
+async function corpus(snapshots, c, dropSample) {
   const tree = exportSnapshot(snapshots, c);
   const tmp = path.join(WORK_DIR, 'csharp', `${c.repo.replace('/', '+')}.mcs`);
   rmrf(tmp);
   fs.mkdirSync(tmp, { recursive: true });
   const defines = definesOf(fs.readFileSync(path.join(tree, c.project, c.csproj), 'utf8'), c.framework);
   log(`${c.repo}@${c.tag}: mcs, ${defines.length} defines of ${c.framework}`);
-  const truth = compilerTruth(tree, c, defines, tmp);
+  const truth = compilerTruth(tree, c, defines, tmp, dropSample);
   log(`${c.repo}@${c.tag}: ${truth.types.size} types (${truth.located} located by the probe), ${truth.pairs.size} pairs`);
   const ours = ourPairs(tree);
   const compared = new Set(truth.files);
@@ -254,6 +277,7 @@ async function corpus(snapshots, c) {
       classes.set(name, c);
     }
   }
+  const dropMissing = truth.dropped.filter((k) => truth.pairs.get(k)?.dropOnly);
   const untyped = [...truth.types].filter(([, t]) => t.files.size === 0).map(([n]) => n);
   const declared = [...truth.types.values()].filter((t) => t.files.size > 0);
   return {
@@ -277,6 +301,7 @@ async function corpus(snapshots, c) {
     namedRecall: shared.length / (truth.pairs.size - (classes.get(UNNAMED)?.count ?? 0)),
     exact: { pairs: exact.length, shared: exact.filter(([k]) => truth.pairs.has(k)).length },
     inferred: { pairs: inferred.length, shared: inferred.filter(([k]) => truth.pairs.has(k)).length },
+    drop: { sample: truth.dropSample, pairs: truth.dropped.length, inTruth: truth.dropped.length - dropMissing.length, missing: dropMissing, oursHave: truth.dropped.filter((k) => ours.pairs.has(k)).length },
     classes: [...classes.values()].sort((x, y) => y.count - x.count),
   };
 }
@@ -287,7 +312,7 @@ function render(result) {
   const m = result.machine;
   const L = ['### C#: against the compiler (bench/languages-csharp.mjs)', ''];
   L.push(
-    "Our file-to-file edges from `.cs` files (index.json, every kind) against the C# compiler's own binding: Mono's `mcs` compiles the project with the defines of one of its target frameworks and `-debug`; `bench/languages/csharp_reference.cs` (Mono.Cecil, no engine code) reads, from the assembly, every project type each method body refers to (IL operands, locals, signature, attributes), placed at the file of its sequence points, and every type the declarations refer to (bases, interfaces, fields, properties, events, attributes, constraints), placed at the files declaring the type; which files declare a type, the compiler says itself: a probe compile of the project plus one `T.__probe();` per type answers each with an error and the type's declaring location. A pair (A, B): code compiled from A refers to a type B declares. Precision = shared / ours, recall = shared / compiler's.",
+    "Our file-to-file edges from `.cs` files (index.json, every kind) against the C# compiler's own binding: Mono's `mcs` compiles the project with the defines of one of its target frameworks and `-debug`; `bench/languages/csharp_reference.cs` (Mono.Cecil, no engine code) reads, from the assembly, every project type each method body refers to (IL operands, locals, signature, attributes), placed at the file of its sequence points, and every type the declarations refer to (bases, interfaces, fields, properties, events, attributes, constraints), placed at the files declaring the type; which files declare a type, the compiler says itself: a probe compile of the project plus one `T.__probe();` per type answers each with an error and the type's declaring location. Then every file B is left out in turn and the rest compiled: the files mcs reports errors in depend on B (this adds what an assembly keeps no trace of: constants the compiler copies, a base's base, a partial type's other part). A pair (A, B): code compiled from A refers to a type B declares, or A does not compile without B. Precision = shared / ours, recall = shared / compiler's.",
     '',
     '| corpus | .cs files | types | pairs ours / compiler | precision | precision, exact pairs | recall | recall, types A names | our exact pairs (in the truth) | our inferred pairs (in the truth) | build |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -299,6 +324,9 @@ function render(result) {
   for (const r of result.corpora) {
     L.push(
       `- ${r.corpus} (${r.commit.slice(0, 9)}), the library project \`Src/Newtonsoft.Json\` alone: mcs compiled its ${r.files} files in ${r.compileMs} ms with the ${r.framework} DefineConstants of its .csproj; the probe located ${r.located} of ${r.types} types${r.untyped.length ? ` (no file for ${r.untyped.length}: ${r.untyped.slice(0, 4).map((x) => `\`${x}\``).join(', ')})` : ''}; ${r.partialTypes} types are partial (several files). ${r.partialOnly} pairs carried only by a partial type's declaration-level references (no part can be named) are left out of both sides.`,
+    );
+    L.push(
+      `- Check of the assembly's reading by the compiler alone: ${r.drop.sample === r.files ? 'every file' : `${r.drop.sample} files`} dropped one at a time and the rest compiled (mcs stops at the first phase with errors, so these are some of each file's dependents): mcs reports errors in ${r.drop.pairs} (file, dropped file) pairs; ${r.drop.inTruth} are pairs the assembly shows${r.drop.missing.length ? `; the other ${r.drop.missing.length} join the truth (${r.drop.missing.slice(0, 3).map((k) => `\`${k.replace('\t', ' -> ')}\``).join(', ')}${r.drop.missing.length > 3 ? ' …' : ''})` : ''}. We have ${r.drop.oursHave} of the ${r.drop.pairs}.`,
     );
     L.push('', '| disagreement | pairs | examples (A -> B) |', '| --- | ---: | --- |');
     for (const c of r.classes) L.push(`| ${c.name} | ${c.count} | ${c.examples.slice(0, 4).map((e) => `\`${e}\``).join(', ')} |`);
@@ -319,8 +347,8 @@ async function main() {
   if (!fs.existsSync(path.join(CECIL, 'Mono.Cecil.Mdb.dll'))) throw new Error(`${CECIL}/Mono.Cecil.Mdb.dll is missing: apt-get install -y libmono-cecil-cil-dev`);
   const result = { date: new Date().toISOString().slice(0, 10), machine: machineInfo(), mcs: execFileSync('mcs', ['--version'], { encoding: 'utf8' }).trim(), corpora: [] };
   for (const c of CORPORA) {
-    const r = await corpus(args.snapshots, c);
-    log(`${r.corpus}: precision ${f4(r.precision)} recall ${f4(r.recall)} (ours ${r.ourPairs}, compiler ${r.truthPairs})`);
+    const r = await corpus(args.snapshots, c, args.drop);
+    log(`${r.corpus}: precision ${f4(r.precision)} recall ${f4(r.recall)} (ours ${r.ourPairs}, compiler ${r.truthPairs}); drop-one: ${r.drop.pairs} pairs, ${r.drop.inTruth} in the assembly's, ours ${r.drop.oursHave}`);
     for (const k of r.classes) log(`  ${k.count} ${k.name}: ${k.examples.slice(0, 4).join(', ')}`);
     result.corpora.push(r);
   }
