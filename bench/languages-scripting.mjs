@@ -16,7 +16,8 @@
 //   Ruby  Ruby's own $LOAD_PATH.resolve_feature_path with the gem's require_paths first (and File.expand_path for
 //         require_relative), bench/languages/ruby_reference.rb, for every require / require_relative / autoload
 //         statement of lib/: precision and recall over statements, as for PHP.
-//   C#    no C# compiler here: the share only (usings that name a namespace the project declares, bound to files).
+//   C#    the share only (usings that name a namespace the project declares, bound to files); against the compiler:
+//         bench/languages-csharp.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -254,7 +255,7 @@ function render(result) {
   for (const r of result.ruby) if (r.truth) L.push(`- ${r.corpus}: ${r.truth.statements} statements of lib/; Ruby loads a project file for ${r.truth.truthFiles}, we agree on ${r.truth.shared}; only ours: ${r.truth.onlyOurs.length ? r.truth.onlyOurs.slice(0, 3).map((x) => `\`${x}\``).join(', ') : 'none'}; only Ruby's: ${r.truth.onlyTruth.length ? r.truth.onlyTruth.slice(0, 3).map((x) => `\`${x}\``).join(', ') : 'none'}.`);
   L.push('- Requires left unresolved or external are gems and the standard library; a constant no project file matches (a gem\'s, Ruby\'s, one defined inside another file) is external.', '');
   L.push('### C# (bench/languages-scripting.mjs)', '');
-  L.push("No C# compiler on this machine: the share only. A using names a project namespace when some project file declares it; it is bound exactly to the files that declare a type the file uses, else it reaches the namespace's static classes (extension methods), inferred, or is unresolved (no type used, no static class: an unused using as far as the text shows). Own namespace: the file's namespace, its parents and the project's global usings bind at least one type the file uses to another file.", '');
+  L.push("The share resolved (against the compiler: the next subsection, bench/languages-csharp.mjs). A using names a project namespace when some project file declares it; it is bound exactly to the files that declare a type the file uses, else it reaches the namespace's static classes (extension methods), inferred, or is unresolved (no type used, no static class: an unused using as far as the text shows). Own namespace: the file's namespace, its parents and the project's global usings bind at least one type the file uses to another file.", '');
   L.push('| corpus | .cs files | .csproj | usings | project usings bound to a file | own namespace bound | exact / inferred targets | build |', '| --- | ---: | ---: | ---: | --- | --- | --- | ---: |');
   for (const r of result.csharp) L.push(`| ${r.corpus} | ${r.csFiles} | ${r.projects} | ${r.usings} | ${share(r.intra)} | ${r.ownNamespace.bound} / ${r.ownNamespace.files} files | ${r.targets.exact} / ${r.targets.inferred} | ${r.buildMs} ms |`);
   L.push('');

@@ -117,6 +117,26 @@ describe('C# through the hook and updates', () => {
     }
   });
 
+  it('usings and namespaces inside #if are read in every branch; a partial type\'s parts reach each other; a call is no type', async () => {
+    const root = tempProject({
+      'Lib/Models.cs': 'namespace Lib.Models {\n  public class Order {}\n  public class Refund {}\n  public class Send {}\n}\n',
+      'Lib/Legacy.cs': 'namespace Lib.Legacy {\n  public class Old {}\n}\n',
+      'App/Wrapped.cs': '#if HAVE_LIB\nusing Lib.Models;\n#elif LEGACY\nusing Lib.Legacy;\n#else\nusing System;\n#endif\n\n#if HAVE_LIB || LEGACY\nnamespace App\n{\n    public class Wrapped { Order o; }\n#if LEGACY\n    public class Older { Old x; }\n#endif\n}\n#endif\n',
+      'App/Reader.cs': 'namespace App;\npublic partial class Reader { int _pos; }\n',
+      'App/Reader.Async.cs': 'using Lib.Models;\nnamespace App;\npublic partial class Reader { void Next() { _pos++; Send(); } void Send() {} }\n',
+    });
+    await buildIntel(root);
+    const files = indexOf(root);
+    assert.deepEqual(resolvedOf(files['App/Wrapped.cs'], 'Lib.Models'), ['file:Lib/Models.cs']);
+    assert.deepEqual(resolvedOf(files['App/Wrapped.cs'], 'Lib.Legacy'), ['file:Lib/Legacy.cs']);
+    assert.deepEqual(files['App/Wrapped.cs'].symbols.filter((s) => s.kind !== 'namespace').map((s) => s.name), ['Wrapped', 'Older']);
+    assert.ok(!files['App/Wrapped.cs'].imports.some((i) => i.names.includes('HAVE_LIB')), 'a preprocessor symbol is no type');
+    assert.deepEqual(resolvedOf(files['App/Reader.Async.cs'], 'App'), ['file:App/Reader.cs'], 'the other part of the partial class');
+    assert.deepEqual(resolvedOf(files['App/Reader.cs'], 'App'), ['file:App/Reader.Async.cs']);
+    assert.ok(!files['App/Reader.Async.cs'].imports.find((i) => i.specifier === 'Lib.Models')?.names.includes('Send'), '`Send()` calls a method: not the type Send');
+    assert.ok(!resolvedOf(files['App/Reader.Async.cs'], 'Lib.Models').includes('file:Lib/Models.cs'));
+  });
+
   it('a ProjectReference added to a .csproj re-resolves the project', async () => {
     const root = copyProject('csharp-rules');
     await buildIntel(root);

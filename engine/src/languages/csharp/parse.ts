@@ -5,8 +5,11 @@
  *   own namespace (C# sees its types and its parents' without a using);
  * - the type names the file uses (capitalised identifiers where a type may stand: bases, `new`, declarations,
  *   generic arguments, `typeof`, casts, attributes as `X` and `XAttribute`, the receiver of `X.Member`), minus the types
- *   it declares itself: the names of every one of those imports, so the resolver can bind each to the files of the
- *   namespace that declare it, as the compiler binds a simple name through the usings in scope;
+ *   it declares itself, plus every `partial` type it declares a part of (its other parts, in other files, are the same
+ *   type: the file uses their members): the names of every one of those imports, so the resolver can bind each to the
+ *   files of the namespace that declare it, as the compiler binds a simple name through the usings in scope;
+ * - usings, namespaces and types inside `#if` / `#elif` / `#else` are read in every branch (the condition's symbols
+ *   are no types);
  * - types at any nesting (classes, records, structs, interfaces, enums, delegates), exported when `public` (a nested
  *   type only when its container is too), with kind and line;
  * - the purpose: the `<summary>` of the XML doc comment above the first type, else of the file's first doc comment.
@@ -72,15 +75,16 @@ class Reader {
   imports: ImportRecord[] = [];
   symbols: SymbolRecord[] = [];
   readonly declared = new Set<string>();
+  /** partial types the file declares a part of: the other parts (other files) are the same type, so they count as used */
+  readonly partial = new Set<string>();
   readonly used = new Set<string>();
   namespace = '';
   firstTypeDoc: string | null = null;
   firstDoc: string | null = null;
 
-  /** Declarations in a compilation unit or a namespace body; `ns` the enclosing namespace. */
-  members(parent: TsNode, ns: string, exported: boolean): void {
+  /** Declarations in a compilation unit, a namespace body or an `#if` branch (its children); `ns` the enclosing namespace. */
+  members(children: TsNode[], ns: string, exported: boolean): void {
     let current = ns;
-    const children = parent.namedChildren;
     for (let i = 0; i < children.length; i++) {
       const node = children[i];
       switch (node.type) {
@@ -100,7 +104,16 @@ class Reader {
           this.namespace ||= full;
           this.namespaceSymbol(full, node);
           const body = node.childForFieldName('body');
-          if (body) this.members(body, full, exported);
+          if (body) this.members(body.namedChildren, full, exported);
+          continue;
+        }
+        case 'preproc_if':
+        case 'preproc_elif':
+        case 'preproc_else': {
+          // `#if` around usings, a namespace or members: every branch is read as if it stood here (the condition names no type)
+          const condition = node.childForFieldName('condition');
+          const inner = node.namedChildren.filter((c) => !condition || c.startIndex !== condition.startIndex || c.type !== condition.type);
+          this.members(inner, current, exported);
           continue;
         }
         case 'comment':
@@ -128,11 +141,12 @@ class Reader {
     const isPublic = containerExported && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'public');
     if (name) {
       this.declared.add(name);
+      if (node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
       if (!this.symbols.some((s) => s.name === name && s.kind !== 'namespace')) this.symbols.push({ name, kind, line: lineOf(node), exported: isPublic });
       if (this.firstTypeDoc === null) this.firstTypeDoc = xmlDocText(this.docLines(siblings, index));
     }
     for (const c of node.namedChildren) {
-      if (c.type === 'declaration_list') this.members(c, '', isPublic);
+      if (c.type === 'declaration_list') this.members(c.namedChildren, '', isPublic);
       else if (c.type !== 'identifier' || c.startIndex !== node.childForFieldName('name')?.startIndex) this.uses(c);
     }
   }
@@ -174,17 +188,27 @@ class Reader {
         const p = n.parent;
         if (p && DECLARING.has(p.type) && p.childForFieldName('name')?.startIndex === n.startIndex) continue;
         if (p?.type === 'qualified_name') continue;
+        // `Name(...)` / `Name<T>(...)` calls a method: never a type
+        const called = p?.type === 'generic_name' ? p.parent : p;
+        const callee = p?.type === 'generic_name' ? p : n;
+        if (called?.type === 'invocation_expression' && called.childForFieldName('function')?.startIndex === callee.startIndex) continue;
         this.used.add(text);
         if (p?.type === 'attribute') this.used.add(`${text}Attribute`);
         continue;
       }
       if (n.type === 'comment' || n.type === 'qualified_name' || n.type === 'using_directive') continue;
+      // a preprocessor condition's symbols are no types
+      const condition = n.type === 'preproc_if' || n.type === 'preproc_elif' ? n.childForFieldName('condition') : null;
       const kind = TYPES[n.type];
       if (kind) {
         const name = n.childForFieldName('name')?.text;
         if (name) this.declared.add(name);
+        if (name && n.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
       }
-      for (let i = n.namedChildCount - 1; i >= 0; i--) stack.push(n.namedChild(i)!);
+      for (let i = n.namedChildCount - 1; i >= 0; i--) {
+        const c = n.namedChild(i)!;
+        if (!condition || c.startIndex !== condition.startIndex || c.type !== condition.type) stack.push(c);
+      }
     }
   }
 }
@@ -192,8 +216,8 @@ class Reader {
 export function parseCsharp({ path, root }: ParseInput): ParsedFile {
   if (path.toLowerCase().endsWith('.csproj')) return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError: null };
   const r = new Reader();
-  r.members(root, '', true);
-  const names = [...r.used].filter((n) => !r.declared.has(n)).sort();
+  r.members(root.namedChildren, '', true);
+  const names = [...new Set([...[...r.used].filter((n) => !r.declared.has(n)), ...r.partial])].sort();
   for (const imp of r.imports) if (imp.names.length === 0) imp.names = names;
   r.imports.push({ specifier: r.namespace || '(global namespace)', kind: 'same-package', names, line: 1 });
   const exports: ExportRecord[] = r.symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
