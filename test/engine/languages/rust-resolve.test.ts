@@ -29,6 +29,16 @@ describe('Rust: crates from Cargo.toml, the module tree and use paths through th
     assert.equal(child.inferred, true);
   });
 
+  it('use declarations in an item-level macro\'s tokens (cfg_if! branches, every cfg) are read as written; not with a metavariable', () => {
+    const core = fixture.files[`${CORE}/core.rs`];
+    assert.deepEqual(resolvedOf(core, 'self::model::Status'), [`file:${CORE}/model.rs`]);
+    assert.equal(core.imports.find((i) => i.specifier === 'self::model::Status')?.kind, 'reexport');
+    assert.deepEqual(resolvedOf(core, 'crate::store::memory'), [`file:${CORE}/store/memory.rs`]);
+    assert.deepEqual(resolvedOf(core, 'crate::store'), [`file:${CORE}/store/mod.rs`], '`self as stores` in a group');
+    assert.deepEqual(resolvedOf(core, 'self::inline::deep::*'), [`file:${CORE}/inline/deep.rs`], 'the else branch too');
+    assert.ok(!core.imports.some((i) => i.specifier.includes('$') || i.specifier.includes('Thing')), 'what `$base` stands for is the macro\'s');
+  });
+
   it('crate roots of every target: bins in src/bin/<name>/main.rs, integration tests with their own modules', () => {
     assert.deepEqual(resolvedOf(fixture.files['app/src/bin/tool/main.rs'], 'opts'), ['file:app/src/bin/tool/opts.rs']);
     assert.deepEqual(resolvedOf(fixture.files['crates/core-lib/tests/orders.rs'], 'common'), ['file:crates/core-lib/tests/common/mod.rs']);
@@ -85,7 +95,7 @@ describe('Rust: crates from Cargo.toml, the module tree and use paths through th
     assert.ok(model.symbols.some((s) => s.name === 'private' && !s.exported));
     assert.equal(model.docComment, 'An order and what it holds.');
     const core = fixture.files[`${CORE}/core.rs`];
-    assert.deepEqual(core.exports.map((e) => `${e.name}:${e.kind}`), ['model:module', 'store:module', 'LineItem:reexport', 'Order:reexport', 'order:macro', 'VERSION:const']);
+    assert.deepEqual(core.exports.map((e) => `${e.name}:${e.kind}`), ['model:module', 'store:module', 'LineItem:reexport', 'Order:reexport', 'order:macro', 'VERSION:const', 'OsStatus:reexport']);
     assert.ok(core.symbols.some((s) => s.name === 'internal' && !s.exported), 'pub(crate) is not an export');
     assert.equal(core.docComment, 'Core types shared by the app.');
     assert.equal(core.language, 'rust');
