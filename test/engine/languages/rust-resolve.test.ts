@@ -25,8 +25,9 @@ describe('Rust: crates from Cargo.toml, the module tree and use paths through th
     assert.deepEqual(resolvedOf(core, 'inline::deep'), [`file:${CORE}/inline/deep.rs`]);
     assert.deepEqual(resolvedOf(core, 'platform=platform/linux_impl.rs'), [`file:${CORE}/platform/linux_impl.rs`]);
     const child = fixture.files[`${CORE}/platform/linux_impl.rs`].imports.find((i) => i.specifier === 'sys')!;
-    assert.deepEqual(child.resolved, { kind: 'file', path: `${CORE}/platform/sys.rs` }, 'a #[path] file\'s child sits beside it (a best guess: how the file was loaded is not known to it)');
-    assert.equal(child.inferred, true);
+    assert.deepEqual(child.resolved, { kind: 'file', path: `${CORE}/platform/sys.rs` }, 'a #[path] file is a mod.rs to rustc: its child sits beside it');
+    assert.equal(child.inferred, undefined, 'a non-mod-rs file whose child is not under its own folder compiles only as a #[path] file');
+    assert.deepEqual(resolvedOf(fixture.files[`${CORE}/platform/linux_impl.rs`], 'shim::again=../sys.rs'), [`file:${CORE}/platform/sys.rs`], 'its inline modules\' #[path] too: relative to its folder and the inline modules\'');
   });
 
   it('use declarations in an item-level macro\'s tokens (cfg_if! branches, every cfg) are read as written; not with a metavariable', () => {
