@@ -188,7 +188,7 @@ function render(out) {
     if (a.onlyOurs.length || a.onlyTruth.length) L.push(`  Pairs only one side has (first of each): ${[...a.onlyOurs.slice(0, 3).map((e) => `ours \`${e}\``), ...a.onlyTruth.slice(0, 3).map((e) => `javac \`${e}\``)].join('; ')}.`);
   }
   L.push(
-    "- What the two sides count differently: javac also reaches a type through a member type inherited from a supertype (`Inner` declared in the superclass's file) and through a class whose name starts lower-case used only as a qualifier (`ldapURLContextFactory.m()`); we read names as written. An `import a.b.*` from which the file uses no type by its simple name (unused, or serving only Javadoc) is no edge on either side: we record it as the package's folder (`unused package`). A type named only in Javadoc is neither side's.",
+    "- What the two sides count differently: a member type a class inherits (JLS 8.5) is followed when the code names it by its simple name (`Kind` declared in a supertype's file, through any depth of supertypes), not when it is qualified by a subtype (`JCLambda.BodyKind`, `BodyKind` declared in an interface JCLambda implements) or reached through a static import; javac also reaches a class whose name starts lower-case used only as a qualifier (`ldapURLContextFactory.m()`); we read names as written. An `import a.b.*` from which the file uses no type by its simple name (unused, or serving only Javadoc) is no edge on either side: we record it as the package's folder (`unused package`). A type named only in Javadoc is neither side's.",
   );
   if (out.edits) {
     const e = out.edits;

@@ -88,7 +88,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
     for (const f of [`${CORE}/Circle.java`, 'core/src/test/java/com/acme/core/CircleTest.java', `${APP}/Main.java`]) assert.ok(hit.has(f), f);
   });
 
-  it('exports: public top-level types with kind and line, their public members; purpose from the Javadoc', () => {
+  it('exports: public top-level types with kind and line, their public members; symbols: every type and member type; purpose from the Javadoc', () => {
     const circle = fixture.files[`${CORE}/Circle.java`];
     assert.deepEqual(circle.exports, [
       { name: 'Circle', kind: 'class', line: 6 },
@@ -98,7 +98,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
       { name: 'Circle.kind', kind: 'function', line: 21 },
       { name: 'Circle.Builder', kind: 'class', line: 28 },
     ]);
-    assert.deepEqual(circle.symbols.map((s) => [s.name, s.exported]), [['Circle', true], ['CircleCache', false]]);
+    assert.deepEqual(circle.symbols.map((s) => [s.name, s.exported, s.supertypes]), [['Circle', true, ['Shape']], ['Circle.Builder', true, undefined], ['CircleCache', false, undefined]], 'types and their member types, with their supertypes');
     assert.deepEqual(fixture.files[`${CORE}/Point.java`].exports, [{ name: 'Point', kind: 'class', line: 4 }]);
     assert.equal(fixture.files[`${CORE}/Marker.java`].exports[0].kind, 'interface');
     assert.deepEqual(fixture.files[`${CORE}/Kind.java`].exports.map((e) => e.name), ['Kind', 'Kind.ROUND', 'Kind.FLAT']);
