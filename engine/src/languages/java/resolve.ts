@@ -44,6 +44,10 @@ interface TypeRef {
  */
 const HEADERS = new Map<string, { stamp: string; headers: JavaTypeHeaders }>();
 
+/** What a file with no supertype and no member type gives the resolver (nothing to follow): shared, not kept per file. */
+const NOTHING: JavaTypeHeaders = { pkg: '', single: new Map(), onDemand: [], types: new Map() };
+const NONE = new Map<string, TypeRef>();
+
 interface Root {
   dir: string;
   /** the module folder it belongs to */
@@ -64,8 +68,10 @@ export class JavaResolver implements LanguageResolver {
   private readonly byLast = new Map<string, string[]>();
   private layout: { roots: Root[]; modules: Set<string>; configFiles: RelPath[] } | null = null;
   private memo = new Map<string, ImportTarget[]>();
-  /** `file\0type\0name` → the type that declares the member type `name` a type inherits, or null */
-  private inheritedMemo = new Map<string, TypeRef | null>();
+  /** `file\0type` → the member types the type inherits: name → the type declaring it */
+  private inheritedMemo = new Map<string, Map<string, TypeRef>>();
+  /** the type headers read by this resolver */
+  private headersMemo = new Map<RelPath, JavaTypeHeaders>();
   private rootMemo = new Map<string, Root | null>();
 
   constructor(private readonly host: ResolverHost) {
@@ -160,6 +166,7 @@ export class JavaResolver implements LanguageResolver {
   forgetResults(): void {
     this.memo.clear();
     this.inheritedMemo.clear();
+    this.headersMemo.clear();
   }
 
   /** The declared source root holding `dir` (the deepest), or null. */
@@ -296,11 +303,20 @@ export class JavaResolver implements LanguageResolver {
 
   /** The type headers of a project file, read from its text (type-headers.ts), kept while its stamp holds. */
   private headersOf(file: RelPath): JavaTypeHeaders {
+    const mine = this.headersMemo.get(file);
+    if (mine) return mine;
+    const headers = this.readHeaders(file);
+    this.headersMemo.set(file, headers);
+    return headers;
+  }
+
+  private readHeaders(file: RelPath): JavaTypeHeaders {
     const key = `${this.host.root}\u0000${file}`;
     const stamp = this.host.stampOf?.(file) ?? null;
     const known = stamp === null ? undefined : HEADERS.get(key);
     if (known && known.stamp === stamp) return known.headers;
-    const headers = javaTypeHeaders(this.host.readFile(file) ?? '');
+    const read = javaTypeHeaders(this.host.readFile(file) ?? '');
+    const headers = read.types.size > 1 || [...read.types.values()].some((t) => t.supertypes.length) ? read : NOTHING;
     if (stamp !== null) HEADERS.set(key, { stamp, headers });
     return headers;
   }
@@ -308,9 +324,10 @@ export class JavaResolver implements LanguageResolver {
   /** The files declaring the member types named in `names` that one of `types` (of `file`) inherits, with their names. */
   private inheritedTargets(file: RelPath, types: string[], names: string[]): ImportTarget[] {
     const byFile = new Map<RelPath, string[]>();
+    const tables = types.map((t) => this.inheritedOf({ file, path: t }, new Set()));
     for (const n of names) {
-      for (const t of types) {
-        const hit = this.inherited({ file, path: t }, n, new Set());
+      for (const table of tables) {
+        const hit = table.get(n);
         if (hit && hit.file !== file) {
           byFile.set(hit.file, [...(byFile.get(hit.file) ?? []), n]);
           break;
@@ -320,23 +337,26 @@ export class JavaResolver implements LanguageResolver {
     return [...byFile].map(([path, n]) => ({ resolved: { kind: 'file', path }, names: n }));
   }
 
-  /** The type declaring the member type `name` that `type` inherits from its supertypes (JLS 8.5), or null. */
-  private inherited(type: TypeRef, name: string, seen: Set<string>): TypeRef | null {
-    const key = `${type.file}\u0000${type.path}\u0000${name}`;
-    if (seen.has(key)) return null;
-    seen.add(key);
+  /** The member types `type` inherits from its supertypes (JLS 8.5): name → the type declaring it, nearest first. */
+  private inheritedOf(type: TypeRef, seen: Set<string>): Map<string, TypeRef> {
+    const key = `${type.file}\u0000${type.path}`;
     const known = this.inheritedMemo.get(key);
-    if (known !== undefined) return known;
-    let found: TypeRef | null = null;
+    if (known) return known;
+    const out = new Map<string, TypeRef>();
+    if (seen.has(key)) return out; // cyclic inheritance: a compile error
+    seen.add(key);
     for (const written of this.headersOf(type.file).types.get(type.path)?.supertypes ?? []) {
       const sup = this.writtenType(written, type, seen);
       if (!sup) continue;
-      const member = this.headersOf(sup.file).types.get(`${sup.path}.${name}`);
-      found = member ? (member.private ? null : { file: sup.file, path: `${sup.path}.${name}` }) : this.inherited(sup, name, seen);
-      if (found) break;
+      const prefix = `${sup.path}.`;
+      for (const [path, t] of this.headersOf(sup.file).types) {
+        const name = path.slice(prefix.length);
+        if (path.startsWith(prefix) && !name.includes('.') && !t.private && !out.has(name)) out.set(name, { file: sup.file, path });
+      }
+      for (const [name, ref] of this.inheritedOf(sup, seen)) if (!out.has(name)) out.set(name, ref);
     }
-    this.inheritedMemo.set(key, found);
-    return found;
+    this.inheritedMemo.set(key, out.size ? out : NONE);
+    return out;
   }
 
   /**
@@ -378,7 +398,7 @@ export class JavaResolver implements LanguageResolver {
     for (const part of parts) {
       if (!ref) return null;
       const path = `${ref.path}.${part}`;
-      ref = this.headersOf(ref.file).types.has(path) ? { file: ref.file, path } : this.inherited(ref, part, seen);
+      ref = this.headersOf(ref.file).types.has(path) ? { file: ref.file, path } : (this.inheritedOf(ref, seen).get(part) ?? null);
     }
     return ref;
   }

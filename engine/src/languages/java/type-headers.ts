@@ -7,10 +7,11 @@
  * skipped; types declared in method bodies, initialisers and enum constants' bodies (local and anonymous classes) are
  * no members and are left out.
  */
+import { ownStrings } from '../../parse/own-strings.js';
 
 export interface JavaTypeHeaders {
   pkg: string;
-  /** single-type imports: simple name → qualified name */
+  /** single-type imports of the names the supertypes start with: simple name → qualified name */
   single: Map<string, string>;
   /** `a.b` of each `import a.b.*;` (a package or a type) */
   onDemand: string[];
@@ -126,5 +127,15 @@ export function javaTypeHeaders(text: string): JavaTypeHeaders {
       i = j;
     }
   }
-  return out;
+  // what the resolver keeps of the imports: those a supertype starts with (the rest would only hold memory)
+  const firsts = new Set([...out.types.values()].flatMap((x) => x.supertypes.map((s) => s.split('.')[0])));
+  for (const name of [...out.single.keys()]) if (!firsts.has(name)) out.single.delete(name);
+  // kept for the process: strings of their own, not views into the file's text (parse/own-strings.ts)
+  const owned = ownStrings({ pkg: out.pkg, single: [...out.single], onDemand: out.onDemand, types: [...out.types].map(([path, x]) => [path, x.supertypes, x.private] as const) });
+  return {
+    pkg: owned.pkg,
+    single: new Map(owned.single),
+    onDemand: owned.onDemand,
+    types: new Map(owned.types.map(([path, supertypes, isPrivate]) => [path, { supertypes, private: isPrivate }])),
+  };
 }
