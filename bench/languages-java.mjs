@@ -22,15 +22,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { BENCH_DIR, OUR_CLI, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
-import { editBesideJs, scaleBesideJs, speedBesideCodegraph } from './lib/language-speed.mjs';
+import { editBesideJs, scaleBesideJs } from './lib/language-speed.mjs';
 import { coldBuildRows } from './lib/our-edges.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
 
 const SRC_ZIP = '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip';
 const MODULES = ['java.sql', 'java.sql.rowset', 'java.transaction.xa', 'java.logging', 'java.net.http', 'java.naming', 'java.management', 'java.rmi', 'java.compiler', 'jdk.compiler', 'jdk.javadoc', 'jdk.jshell', 'jdk.jdeps', 'jdk.httpserver'];
-const USAGE = 'node bench/languages-java.mjs [--runs N] [--edits N] [--scale N] [--projects DIR,… [--labels name=text,…]] [--no-write]';
+const USAGE = 'node bench/languages-java.mjs [--edits N] [--scale N] [--projects DIR,… [--labels name=text,…]] [--no-write]';
 const SPEC = {
-  runs: { type: 'number', default: 3, help: 'interleaved cold-build rounds per tool beside codegraph (0: none)' },
   edits: { type: 'number', default: 20, help: 'one-file edits in the JDK tree and in zod (0: none)' },
   scale: { type: 'number', default: 5, help: 'copies of the JDK tree in the memory comparison, against 12 of zod (0: none)' },
   projects: { type: 'string', default: '', help: 'also measure these Maven or Gradle projects (folders, comma-separated)' },
@@ -189,7 +188,7 @@ function render(out) {
     if (a.onlyOurs.length || a.onlyTruth.length) L.push(`  Pairs only one side has (first of each): ${[...a.onlyOurs.slice(0, 3).map((e) => `ours \`${e}\``), ...a.onlyTruth.slice(0, 3).map((e) => `javac \`${e}\``)].join('; ')}.`);
   }
   L.push(
-    "- What the two sides count differently: javac also reaches a type through a member type inherited from a supertype (`Inner` declared in the superclass's file) and through a class whose name starts lower-case used only as a qualifier (`ldapURLContextFactory.m()`); we read names as written. An `import a.b.*` from which the file uses no type by its simple name (unused, or serving only Javadoc) is no edge on either side: we record it as the package's folder (`unused package`). A type named only in Javadoc is neither side's.",
+    "- What the two sides count differently: a member type a class inherits (JLS 8.5) is followed when the code names it by its simple name (`Kind` declared in a supertype's file, through any depth of supertypes), not when it is qualified by a subtype (`JCLambda.BodyKind`, `BodyKind` declared in an interface JCLambda implements) or reached through a static import; javac also reaches a class whose name starts lower-case used only as a qualifier (`ldapURLContextFactory.m()`); we read names as written. An `import a.b.*` from which the file uses no type by its simple name (unused, or serving only Javadoc) is no edge on either side: we record it as the package's folder (`unused package`). A type named only in Javadoc is neither side's.",
   );
   if (out.edits) {
     const e = out.edits;
@@ -199,14 +198,7 @@ function render(out) {
     const c = out.scale;
     L.push('', `Memory at scale, cold build (\`intel build --no-cache\`), peak RSS (max of 2) and wall (min of 2), ${c.method}: Java, ${c.copies} copies of the jdk tree, ${c.java.files} files (${c.java.sourceMB.toFixed(0)} MB of source) ${c.java.maxRssMB.toFixed(0)} MB, ${(c.java.wallMs / 1000).toFixed(1)} s; JS/TS, ${c.jsCopies} copies of zod, ${c['js/ts'].files} files (${c['js/ts'].sourceMB.toFixed(0)} MB) ${c['js/ts'].maxRssMB.toFixed(0)} MB, ${(c['js/ts'].wallMs / 1000).toFixed(1)} s; peak RSS ratio Java / JS/TS ${(c.java.maxRssMB / c['js/ts'].maxRssMB).toFixed(2)} for as many files, ${((c.java.maxRssMB / c.java.sourceMB) / (c['js/ts'].maxRssMB / c['js/ts'].sourceMB)).toFixed(2)} per MB of source. Most of the Java build's wall time is tree-sitter's parse of large files (the JDK's average ${((c.java.sourceMB * 1024) / c.java.files).toFixed(1)} KB).`);
   }
-  if (out.speed) {
-    const sp = out.speed;
-    L.push('', `Cold build of the jdk tree (${out.jdkFiles} .java files), ${sp.runs} interleaved rounds, medians (peak RSS: max), ${sp.method}:`, '');
-    L.push('| tool | wall | CPU | peak RSS |', '| --- | ---: | ---: | ---: |');
-    L.push(`| ours (\`intel build --no-cache\`) | ${sp.ours.wallMs.toFixed(0)} ms | ${sp.ours.cpuMs.toFixed(0)} ms | ${sp.ours.maxRssMB.toFixed(0)} MB |`);
-    L.push(`| codegraph 1.6.1 (\`codegraph init -y\`) | ${sp.codegraph.wallMs.toFixed(0)} ms | ${sp.codegraph.cpuMs.toFixed(0)} ms | ${sp.codegraph.maxRssMB.toFixed(0)} MB |`);
-    L.push('', `Ratios (same run): codegraph wall / ours ${(sp.codegraph.wallMs / sp.ours.wallMs).toFixed(2)}×, CPU ${(sp.codegraph.cpuMs / sp.ours.cpuMs).toFixed(2)}×, peak RSS ${(sp.codegraph.maxRssMB / sp.ours.maxRssMB).toFixed(2)}×.`);
-  }
+  L.push('', 'Cold build beside codegraph and GitNexus on JDK 17 modules: "Beside the peers" (bench/languages-peers.mjs).');
   const m = out.machine;
   L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start; ${out.javac}. Command: \`npm run build && node bench/languages-java.mjs${out.projectsArg}\` (${out.date}); needs the machine's JDK 17 and its source (\`apt-get install -y openjdk-17-jdk openjdk-17-source\`).`, '', '<!-- languages-java:end -->');
   return L.join('\n');
@@ -222,16 +214,12 @@ runMain(async () => {
   const labels = Object.fromEntries(opts.labels.split(',').filter(Boolean).map((l) => l.split('=')));
   for (const dir of opts.projects.split(',').filter(Boolean)) corpora.push(await projectCorpus(classes, path.resolve(dir), labels[path.basename(dir)]));
   const work = mkdirp(path.join(WORK_DIR, 'languages-java'));
-  const jdkFiles = corpora[0].files;
   const edits = opts.edits > 0 ? { count: opts.edits, ...(await editBesideJs({ name: 'java', tree: flat, own: (p) => p.endsWith('.java'), comment: (i) => `\n// bench ${i}\n` }, opts.edits, work)) } : null;
   const scale = opts.scale > 0 ? await scaleBesideJs('java', flat, opts.scale, work, 12) : null;
-  const speed = opts.runs > 0 ? await speedBesideCodegraph(flat, opts.runs, work) : null;
   rmrf(flat);
   const out = {
-    jdkFiles,
     edits,
     scale,
-    speed,
     date: new Date().toISOString().slice(0, 10),
     javac: execFileSync('javac', ['-version'], { encoding: 'utf8' }).trim(),
     projectsArg: opts.projects ? ' --projects DIR,…' : '',

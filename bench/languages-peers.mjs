@@ -11,7 +11,7 @@
 //    golang.org/x/tools as /usr/share/gocode/src has it (`apt-get install -y golang-golang-x-tools-dev`); Rust, the
 //    crates under /usr/share/cargo/registry (bench/languages-rust.mjs names the apt-get line); Java, JDK 17 modules as
 //    src.zip lays them out (`apt-get install -y openjdk-17-source`); C/C++, PHP, Ruby, C#: git snapshots at pinned
-//    commits read from `--snapshots DIR` (`<owner>+<name>/repo` git directories, as bench/languages-scripting.mjs).
+//    commits, bare clones in bench/.snapshots made on first use or `--snapshots DIR` (bench/lib/snapshots.mjs).
 //    `--languages` picks the corpora; rows of corpora not run keep their figures from the last run, each row saying
 //    its date, rounds and load.
 // 2. A one-file edit through the hooks: the PostToolUse hook spawned as a process with an Edit payload on a file
@@ -28,6 +28,7 @@ import { OUR_CLI, ROOT, WORK_DIR, listFiles, log, machineInfo, mkdirp, npmEnv, p
 import { defaultMethod, measure } from './lib/measure.mjs';
 import { editPayload } from './lib/hook-payload.mjs';
 import { waitForWorker } from './lib/worker-wait.mjs';
+import { exportSnapshot, SNAPSHOTS_OPTION } from './lib/snapshots.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
 import { codegraphBin, codegraphEnv, ensureTools, TOOLS } from './tools.mjs';
 import { corpusDir, ensureCorpus, getCorpus } from './corpora.mjs';
@@ -57,7 +58,7 @@ const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end --
 const USAGE = 'Usage: node bench/languages-peers.mjs [--languages L,…] [--snapshots DIR] [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write] [--results-only]';
 const SPEC = {
   languages: { type: 'string', default: 'python,go,rust,java,c/c++,php,ruby,c#', help: 'corpora beside the peers (python, go, rust, java, c/c++, php, ruby, c#); hooks and memory need python and go' },
-  snapshots: { type: 'string', default: '/work/.mirror', help: 'folder holding <owner>+<name>/repo git directories (C/C++, PHP, Ruby, C#)' },
+  snapshots: { ...SNAPSHOTS_OPTION, help: `${SNAPSHOTS_OPTION.help} (C/C++, PHP, Ruby, C#)` },
   runs: { type: 'number', default: 2, help: 'rotated cold-build rounds per tool and corpus' },
   edits: { type: 'number', default: 12, help: 'hook edits per language (the first is a warm-up)' },
   files: { type: 'number', default: 10000, help: 'files of each tree in the memory comparison' },
@@ -113,16 +114,6 @@ function javaTree(dest) {
   return dest;
 }
 
-function snapshotTree(snapshots, { repo, commit, paths }, dest) {
-  const gitDir = path.join(snapshots, repo.replace('/', '+'), 'repo');
-  if (!fs.existsSync(gitDir)) throw new Error(`${gitDir} is missing: git clone --bare https://github.com/${repo} ${gitDir}`);
-  rmrf(dest);
-  mkdirp(dest);
-  const list = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', commit], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter((f) => paths.test(f));
-  execFileSync('tar', ['-x', '-C', dest], { input: execFileSync('git', ['--git-dir', gitDir, 'archive', commit, '--', ...list], { maxBuffer: 1 << 30 }) });
-  return dest;
-}
-
 /** The corpora beside the peers: what each is, how its tree is made, which files count. */
 const CORPORA = [
   { name: 'Python', re: /\.pyi?$/, source: `${PY_PACKAGES.join(' + ')} from ${DIST} (Debian bookworm), one flat tree`, make: pythonTree },
@@ -133,7 +124,7 @@ const CORPORA = [
     name,
     re: { 'C/C++': /\.(c|h)$/, PHP: /\.php$/, Ruby: /\.rb$/, 'C#': /\.cs$/ }[name],
     source: `${s.repo} at ${s.commit.slice(0, 9)}, its ${name} sources and build files as \`git archive\` exports them`,
-    make: (dest, opts) => snapshotTree(opts.snapshots, s, dest),
+    make: (dest, opts) => exportSnapshot(opts.snapshots, s, s.paths, dest),
   })),
 ];
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Python: our edges against Python's own import rules, and a cold build beside codegraph, on real code from Debian.
+// Python: our edges against Python's own import rules, a one-file edit and memory beside JS/TS, on real code from Debian.
 //
 // Accuracy: for each corpus our CLI builds the intel cold (`intel build --no-cache`), the file-to-file edges of its
 // graph.db (every kind, from .py files) are compared with those of bench/languages/python_reference.py, a reference
@@ -10,22 +10,19 @@
 //   django      /usr/lib/python3/dist-packages/django as it is (a flat tree, the root on sys.path)
 //   src-layout  flask, jinja2, werkzeug, click, markupsafe, requests, rich under src/, with a pyproject.toml that
 //               says so (setuptools packages.find where = ["src"]); the reference gets `src` as its root
-// Speed and memory: on django + flask + jinja2 + requests + rich in one flat tree (the corpus the peers were quoted
-// on), interleaved rounds of our cold build and codegraph's (`codegraph init -y`, bench/tools.mjs), wall, CPU and
-// peak RSS by GNU time (bench/lib/measure.mjs).
+// The cold build beside codegraph and GitNexus, on django + flask + jinja2 + requests + rich in one flat tree, is
+// bench/languages-peers.mjs's.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { BENCH_DIR, OUR_CLI, ROOT, RESULTS_MD, WORK_DIR, log, machineInfo, mkdirp, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
-import { editBesideJs, scaleBesideJs, speedBesideCodegraph } from './lib/language-speed.mjs';
+import { editBesideJs, scaleBesideJs } from './lib/language-speed.mjs';
 
 const DIST = '/usr/lib/python3/dist-packages';
-const USAGE = 'Usage: node bench/languages-python.mjs [--runs N] [--no-speed] [--no-write]';
+const USAGE = 'Usage: node bench/languages-python.mjs [--scale N] [--edits N] [--no-write]';
 const SPEC = {
   scale: { type: 'number', default: 12, help: 'copies of Django and of zod in the memory comparison (0: none)' },
   edits: { type: 'number', default: 20, help: 'one-file edits per corpus (edit path)' },
-  runs: { type: 'number', default: 3, help: 'interleaved cold-build rounds per tool (speed)' },
-  speed: { type: 'boolean', default: true, help: 'measure the cold build beside codegraph' },
   write: { type: 'boolean', default: true, help: 'replace the "Languages: Python" section of bench/RESULTS.md' },
 };
 
@@ -105,14 +102,7 @@ function section(out) {
     const c = out.scale;
     L.push('', `Memory at scale, cold build (\`intel build --no-cache\`), ${c.copies} copies each, peak RSS (max of 2) and wall (min of 2), ${c.method}: Python, ${c.python.files} files (Django) ${c.python.maxRssMB.toFixed(0)} MB, ${(c.python.wallMs / 1000).toFixed(1)} s; JS/TS, ${c['js/ts'].files} files (zod) ${c['js/ts'].maxRssMB.toFixed(0)} MB, ${(c['js/ts'].wallMs / 1000).toFixed(1)} s; peak RSS ratio Python / JS/TS ${(c.python.maxRssMB / c['js/ts'].maxRssMB).toFixed(2)}, per indexed file ${((c.python.maxRssMB * 1024) / c.python.files).toFixed(1)} KB against ${((c['js/ts'].maxRssMB * 1024) / c['js/ts'].files).toFixed(1)} KB. The Python build's wall time is tree-sitter's parse (~0.6 ms per Django file; the JS/TS family has its own token reader).`);
   }
-  if (out.speed) {
-    const s = out.speed;
-    L.push('', `Cold build on ${out.speedCorpus.files} .py files (django + flask + jinja2 + requests + rich, one flat tree), ${s.runs} interleaved rounds, medians (peak RSS: max), ${s.method}:`, '');
-    L.push('| tool | wall | CPU | peak RSS |', '| --- | ---: | ---: | ---: |');
-    L.push(`| ours (\`intel build --no-cache\`) | ${s.ours.wallMs.toFixed(0)} ms | ${s.ours.cpuMs.toFixed(0)} ms | ${s.ours.maxRssMB.toFixed(0)} MB |`);
-    L.push(`| codegraph 1.6.1 (\`codegraph init -y\`) | ${s.codegraph.wallMs.toFixed(0)} ms | ${s.codegraph.cpuMs.toFixed(0)} ms | ${s.codegraph.maxRssMB.toFixed(0)} MB |`);
-    L.push('', `Ratios (same run): codegraph wall / ours ${(s.codegraph.wallMs / s.ours.wallMs).toFixed(2)}×, CPU ${(s.codegraph.cpuMs / s.ours.cpuMs).toFixed(2)}×, peak RSS ${(s.codegraph.maxRssMB / s.ours.maxRssMB).toFixed(2)}×.`);
-  }
+  L.push('', 'Cold build beside codegraph and GitNexus on django + flask + jinja2 + requests + rich: "Beside the peers" (bench/languages-peers.mjs).');
   L.push('', `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start. Command: \`npm run build && node bench/languages-python.mjs\` (${out.date}).`, '');
   return L.join('\n');
 }
@@ -142,11 +132,6 @@ runMain(async () => {
   };
   if (opts.edits > 0) out.edits = { count: opts.edits, ...(await editBesideJs({ name: 'python', tree: django, own: (p) => p.endsWith('.py'), comment: (i) => `\n# bench ${i}\n` }, opts.edits, base)) };
   if (opts.scale > 0) out.scale = await scaleBesideJs('python', django, opts.scale, base);
-  if (opts.speed) {
-    const mixed = copyPackages(path.join(base, 'peers'), ['django', 'flask', 'jinja2', 'requests', 'rich']);
-    out.speedCorpus = { files: Number(execFileSync('sh', ['-c', `find ${JSON.stringify(mixed)} -name '*.py' | wc -l`], { encoding: 'utf8' })) };
-    out.speed = await speedBesideCodegraph(mixed, opts.runs, base);
-  }
   writeJson(path.join(base, 'results.json'), out);
   const text = section(out);
   process.stdout.write(`${text}\n`);

@@ -2,8 +2,8 @@
 // PHP, Ruby and C#: the share of a real project's intra-project import statements we resolve, exact and inferred,
 // and, where the language's own resolver is at hand on this machine, agreement with it statement by statement.
 //
-// Corpora: git snapshots of public repositories (pinned commits below), read from --snapshots DIR, where
-// DIR/<owner>+<name>/repo is a git directory (a mirror or `git clone --bare https://github.com/<owner>/<name>`); each
+// Corpora: git snapshots of public repositories (pinned commits below), bare clones in bench/.snapshots made on first
+// use (bench/lib/snapshots.mjs), or read from `--snapshots DIR` (DIR/<owner>+<name>/repo git directories); each
 // is exported (`git archive <commit>`) into bench/.work/ and built cold with our CLI (`intel build --no-cache`).
 // Edit path: a one-file update on the largest corpus of each language beside the same on zod (JS/TS, from the npm
 // registry through bench/corpora.mjs), interleaved in one process.
@@ -22,12 +22,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { OUR_CLI, OUR_ENGINE, WORK_DIR, log, machineInfo, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
+import { exportSnapshot, SNAPSHOTS_OPTION } from './lib/snapshots.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
 import { corpusDir, ensureCorpus, getCorpus } from './corpora.mjs';
 
 const USAGE = 'Usage: node bench/languages-scripting.mjs [--snapshots DIR] [--no-write]';
 const SPEC = {
-  snapshots: { type: 'string', default: '/work/.mirror', help: 'folder holding <owner>+<name>/repo git directories' },
+  snapshots: SNAPSHOTS_OPTION,
   write: { type: 'boolean', default: true, help: 'replace the PHP, Ruby and C# subsections of bench/RESULTS.md' },
   edits: { type: 'number', default: 10, help: 'one-file edits per language (edit path; 0: none)' },
 };
@@ -51,18 +52,6 @@ const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
 /** what a snapshot is exported with: the language's sources and the files that steer its resolution */
 const PATHS = { php: /(\.php|(^|\/)composer\.(json|lock))$/, ruby: /(\.rb|\.gemspec|\.rake|(^|\/)Gemfile)$/, csharp: /\.(cs|csproj)$/ };
-
-function exportSnapshot(snapshots, { repo, commit }, language) {
-  const gitDir = path.join(snapshots, repo.replace('/', '+'), 'repo');
-  if (!fs.existsSync(gitDir)) throw new Error(`${gitDir} is missing: git clone --bare https://github.com/${repo} ${gitDir}`);
-  const tree = path.join(WORK_DIR, 'scripting', repo.replace('/', '+'));
-  rmrf(tree);
-  fs.mkdirSync(tree, { recursive: true });
-  const list = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', commit], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter((f) => PATHS[language].test(f));
-  const archive = execFileSync('git', ['--git-dir', gitDir, 'archive', commit, '--', ...list], { maxBuffer: 1 << 30 });
-  execFileSync('tar', ['-x', '-C', tree], { input: archive });
-  return tree;
-}
 
 function build(tree) {
   rmrf(path.join(tree, '.planning'));
@@ -238,7 +227,7 @@ const share = (s) => `${s.resolved} / ${s.statements} (${s.exact} exact, ${s.inf
 
 function render(result) {
   const m = result.machine;
-  const machine = `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start. Command: \`npm run build && node bench/languages-scripting.mjs\` (${result.date}); corpora are git snapshots at the commits named (\`--snapshots DIR\` holding \`<owner>+<name>/repo\` git directories); toolchains: ${result.tools.join(', ')}.`;
+  const machine = `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}, Node ${m.node}, load ${m.loadavg} at the start. Command: \`npm run build && node bench/languages-scripting.mjs\` (${result.date}); corpora are git snapshots at the commits named (bare clones in bench/.snapshots, made on first use, or \`--snapshots DIR\` holding \`<owner>+<name>/repo\` git directories); toolchains: ${result.tools.join(', ')}.`;
   const L = [];
   L.push('### PHP (bench/languages-scripting.mjs)', '');
   L.push("Class names (`use`, fully qualified, same-namespace) our parser read, against Composer's own `ClassLoader::findFile` after `composer dump-autoload` of the project's composer.json (`bench/languages/php_reference.php`, no engine code). Precision = agreeing exact targets / our exact targets; recall = agreeing / names Composer maps to a project file.", '');
@@ -279,7 +268,7 @@ async function main() {
   const editTrees = {};
   for (const [language, run] of [['php', php], ['ruby', ruby], ['csharp', csharp]]) {
     for (const c of CORPORA[language]) {
-      const tree = exportSnapshot(args.snapshots, c, language);
+      const tree = exportSnapshot(args.snapshots, c, PATHS[language], path.join(WORK_DIR, 'scripting', c.repo.replace('/', '+')));
       const r = await run(tree, c);
       result[language].push(r);
       log(JSON.stringify({ ...r, truth: r.truth ? { ...r.truth, onlyOurs: r.truth.onlyOurs.slice(0, 15), onlyTruth: r.truth.onlyTruth.slice(0, 15) } : undefined }, null, 2));

@@ -1,54 +1,17 @@
-// What every language bench measures beside accuracy, against a baseline taken in the same run: a cold build
-// beside codegraph (bench/tools.mjs), a one-file edit beside one in a JS/TS tree (zod), and memory at scale beside
-// as many copies of zod. Used by bench/languages-<language>.mjs.
+// What the language benches measure beside accuracy, against a baseline taken in the same run: a one-file edit beside
+// one in a JS/TS tree (zod), and memory at scale beside as many copies of zod. Used by bench/languages-<language>.mjs;
+// the cold build beside the peers (codegraph, GitNexus) is bench/languages-peers.mjs's, for every language.
 import fs from 'node:fs';
 import path from 'node:path';
-import { OUR_CLI, ROOT, log, mkdirp, rmrf, setAside } from './common.mjs';
+import { OUR_CLI, ROOT, log, rmrf, setAside } from './common.mjs';
 import { defaultMethod, measure } from './measure.mjs';
-import { codegraphBin, codegraphEnv, ensureTools } from '../tools.mjs';
+import { median } from './stats.mjs';
 import { corpusDir, ensureCorpus, getCorpus } from '../corpora.mjs';
-
-export const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 export function copyDir(from, to) {
   rmrf(to);
   fs.cpSync(from, to, { recursive: true, filter: (f) => !f.includes(`${path.sep}.planning`) && !f.includes(`${path.sep}.codegraph`) });
   return to;
-}
-
-/** Interleaved rounds of our cold build (`intel build --no-cache`) and codegraph's (`codegraph init -y`) on `tree`. */
-export async function speedBesideCodegraph(tree, runs, workDir) {
-  ensureTools();
-  const method = defaultMethod();
-  const cgTree = copyDir(tree, `${tree}-codegraph`);
-  const home = mkdirp(path.join(workDir, 'codegraph-home'));
-  const results = { ours: [], codegraph: [] };
-  for (let i = 0; i < runs; i++) {
-    for (const tool of i % 2 ? ['codegraph', 'ours'] : ['ours', 'codegraph']) {
-      let r;
-      if (tool === 'ours') {
-        setAside(path.join(tree, '.planning'));
-        r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', tree, '--no-cache'], { cwd: tree, method });
-      } else {
-        setAside(path.join(cgTree, '.codegraph'));
-        r = await measure(codegraphBin(), ['init', '-y', cgTree], { cwd: cgTree, env: codegraphEnv(home), method });
-      }
-      if (r.exitCode !== 0) throw new Error(`${tool} failed (exit ${r.exitCode}), log ${r.logFile}`);
-      results[tool].push(r);
-      log(`speed round ${i + 1}: ${tool} wall ${r.wallMs.toFixed(0)} ms, CPU ${r.cpuMs.toFixed(0)} ms, peak RSS ${r.maxRssMB.toFixed(0)} MB`);
-    }
-  }
-  rmrf(cgTree);
-  const sum = (k, tool) => median(results[tool].map((r) => r[k]));
-  return {
-    method,
-    runs,
-    ours: { wallMs: sum('wallMs', 'ours'), cpuMs: sum('cpuMs', 'ours'), maxRssMB: Math.max(...results.ours.map((r) => r.maxRssMB)) },
-    codegraph: { wallMs: sum('wallMs', 'codegraph'), cpuMs: sum('cpuMs', 'codegraph'), maxRssMB: Math.max(...results.codegraph.map((r) => r.maxRssMB)) },
-  };
 }
 
 /**

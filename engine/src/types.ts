@@ -111,6 +111,8 @@ export interface SymbolRecord {
   kind: SymbolKind;
   line: number;
   exported: boolean;
+  /** a Java type's supertypes as written (`extends` / `implements`, type arguments left out): what its member types inherit */
+  supertypes?: string[];
 }
 
 export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';

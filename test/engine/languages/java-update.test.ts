@@ -45,6 +45,28 @@ describe('Java through incremental updates and the PostToolUse hook', () => {
     await assertSameAsRebuild(root, 'java-rules: a shadowing type');
   });
 
+  it('a member type inherited from a supertype in another file (JLS 8.5) is an edge to that file; a change there re-resolves its users', async () => {
+    const root = tempProject({
+      'src/p/Base.java': 'package p;\n\nimport q.Api;\n\npublic abstract class Base implements Api {\n  public enum Mode { A }\n  protected static class Part {}\n  private static class Hidden {}\n}\n',
+      'src/p/Middle.java': 'package p;\n\npublic abstract class Middle extends Base {}\n',
+      'src/p/Leaf.java': 'package p;\n\nclass Leaf extends Middle {\n  Mode mode;\n  Part part;\n  Hidden hidden;\n  Event event;\n  String name;\n}\n',
+      'src/q/Api.java': 'package q;\n\n/* class Event {} */\npublic interface Api {\n  interface Event {}\n}\n',
+      'src/r/Uses.java': 'package r;\n\nimport p.Leaf.*;\n\nclass Uses { Mode mode; }\n',
+    });
+    await buildIntel(root);
+    const samePackage = () => targetsOf(root, 'src/p/Leaf.java', 'p.*', 'same-package');
+    // Mode and Part from Base (through Middle), Event from Base's interface in another package; Hidden is private
+    assert.deepEqual(samePackage(), ['src/p/Middle.java', 'src/q/Api.java', 'src/p/Base.java']);
+    const index = () => (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
+    assert.deepEqual(index()['src/p/Leaf.java'].imports.filter((i) => i.kind === 'same-package').map((i) => i.targetNames ?? i.names), [['Middle'], ['Event'], ['Mode', 'Part']]);
+    assert.deepEqual(targetsOf(root, 'src/r/Uses.java', 'p.Leaf.*'), ['src/p/Leaf.java'], 'javac imports the member types Leaf declares through `import p.Leaf.*`, not those it inherits');
+    assert.deepEqual(index()['src/p/Base.java'].symbols.map((s) => [s.name, s.supertypes ?? []]), [['Base', ['Api']], ['Base.Mode', []], ['Base.Part', []], ['Base.Hidden', []]]);
+    writeFile(root, 'src/p/Base.java', 'package p;\n\npublic abstract class Base {\n  protected static class Part {}\n}\n');
+    await updateIntel(root, ['src/p/Base.java']);
+    assert.deepEqual(samePackage(), ['src/p/Middle.java', 'src/p/Base.java'], 'Mode and Event are gone from Base');
+    await assertSameAsRebuild(root, 'java: inherited member types after an edit of the supertype');
+  });
+
   it('a build file that declares a source root re-resolves the project: a guess between two folders becomes exact', async () => {
     const root = tempProject({
       'svc/pom.xml': '<project><artifactId>svc</artifactId></project>\n',

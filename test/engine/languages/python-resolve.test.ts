@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { buildIntel, intelPaths, intelStatus } from '../../../engine/src/index.js';
+import { describe, it } from 'node:test';
+import { intelPaths, intelStatus } from '../../../engine/src/index.js';
 import { readGraphRows } from '../../../engine/src/store/index.js';
-import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
-import { cleanupProjects, copyProject } from '../../helpers/project.js';
+import type { FileRecord } from '../../../engine/src/types.js';
+import { builtFixture } from '../../helpers/language-records.js';
 
 /** What one statement resolved to: `kind:target` per entry of the record, in order. */
 function resolvedOf(record: FileRecord, specifier: string, line?: number): string[] {
@@ -14,24 +14,17 @@ function resolvedOf(record: FileRecord, specifier: string, line?: number): strin
 }
 
 describe('Python: edges by the import system\'s rules, built through the real pipeline (fixture python-rules)', () => {
-  let root: string;
-  let files: Record<string, FileRecord>;
-  before(async () => {
-    root = copyProject('python-rules');
-    await buildIntel(root);
-    files = (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
-  });
-  after(cleanupProjects);
+  const fixture = builtFixture('python-rules');
 
-  const app = () => files['app/main.py'];
+  const app = () => fixture.files['app/main.py'];
 
   it('every .py and .pyi file is indexed as Python', () => {
-    const python = Object.values(files).filter((f) => f.language === 'python').map((f) => f.path);
+    const python = Object.values(fixture.files).filter((f) => f.language === 'python').map((f) => f.path);
     assert.equal(python.length, 24);
     assert.ok(python.includes('svc_src/src/alpha/plugins/base.pyi'));
-    assert.equal(files['svc_src/src/alpha/plugins/base.pyi'].type, 'types');
-    assert.equal(files['tests/test_main.py'].type, 'test');
-    assert.equal(files['tests/conftest.py'].type, 'test');
+    assert.equal(fixture.files['svc_src/src/alpha/plugins/base.pyi'].type, 'types');
+    assert.equal(fixture.files['tests/test_main.py'].type, 'test');
+    assert.equal(fixture.files['tests/conftest.py'].type, 'test');
   });
 
   it('import a.b → the most specific module; a package is its __init__.py', () => {
@@ -63,18 +56,18 @@ describe('Python: edges by the import system\'s rules, built through the real pi
   it('relative imports at any level, and never beyond the top-level package', () => {
     assert.deepEqual(resolvedOf(app(), '.'), ['import file:app/settings.py ["*"]']);
     assert.deepEqual(resolvedOf(app(), '.settings'), ['import file:app/settings.py ["DEBUG"]']);
-    const base = files['svc_src/src/alpha/plugins/base.py'];
+    const base = fixture.files['svc_src/src/alpha/plugins/base.py'];
     assert.deepEqual(resolvedOf(base, '..'), ['import file:svc_src/src/alpha/core.py ["*"]']);
     assert.match(resolvedOf(base, '...alpha')[0], /unresolved:\.\.\.alpha: a relative import beyond the top-level package/);
   });
 
   it('kinds say when an import runs: TYPE_CHECKING, try, inside a function; __init__.py re-exports; import *', () => {
-    const core = files['svc_src/src/alpha/core.py'];
+    const core = fixture.files['svc_src/src/alpha/core.py'];
     assert.deepEqual(resolvedOf(core, 'alpha.plugins.base'), ['type-import file:svc_src/src/alpha/plugins/base.py ["Plugin"]']);
     assert.deepEqual(resolvedOf(core, 'ujson'), ['conditional-import external:ujson ["*"]']);
     assert.deepEqual(resolvedOf(core, '.plugins'), ['lazy-import file:svc_src/src/alpha/plugins/base.py ["*"]']);
     assert.deepEqual(resolvedOf(app(), 'alpha.core'), ['lazy-import file:svc_src/src/alpha/core.py ["*"]']);
-    const init = files['svc_src/src/alpha/__init__.py'];
+    const init = fixture.files['svc_src/src/alpha/__init__.py'];
     assert.deepEqual(resolvedOf(init, '.core'), ['reexport file:svc_src/src/alpha/core.py ["Engine","run"]']);
     assert.deepEqual(init.imports.find((i) => i.specifier === '.core')!.reexports, [{ imported: 'Engine', exported: 'Engine' }, { imported: 'run', exported: 'run' }]);
     assert.deepEqual(resolvedOf(init, '.util'), ['reexport file:svc_src/src/alpha/util.py ["*"]']);
@@ -83,40 +76,40 @@ describe('Python: edges by the import system\'s rules, built through the real pi
   it('.pyi: the stub when no .py is there, the .py for a .py importer, stubs first for a stub', () => {
     assert.deepEqual(resolvedOf(app(), 'alpha.stubbed'), ['import file:svc_src/src/alpha/stubbed.pyi ["only_a_stub"]']);
     assert.deepEqual(resolvedOf(app(), 'alpha.plugins.base'), ['import file:svc_src/src/alpha/plugins/base.py ["*"]']);
-    assert.deepEqual(resolvedOf(files['svc_src/src/alpha/plugins/base.pyi'], '..core'), ['import file:svc_src/src/alpha/core.py ["Engine"]']);
+    assert.deepEqual(resolvedOf(fixture.files['svc_src/src/alpha/plugins/base.pyi'], '..core'), ['import file:svc_src/src/alpha/core.py ["Engine"]']);
   });
 
   it('a test folder without __init__.py is on sys.path for its files; stdlib is builtin, the rest external', () => {
-    assert.deepEqual(resolvedOf(files['tests/test_main.py'], 'helpers'), ['import file:tests/helpers.py ["*"]']);
-    assert.deepEqual(resolvedOf(files['tests/test_main.py'], 'app.main'), ['import file:app/main.py ["main"]']);
+    assert.deepEqual(resolvedOf(fixture.files['tests/test_main.py'], 'helpers'), ['import file:tests/helpers.py ["*"]']);
+    assert.deepEqual(resolvedOf(fixture.files['tests/test_main.py'], 'app.main'), ['import file:app/main.py ["main"]']);
     assert.deepEqual(resolvedOf(app(), 'os.path'), ['import builtin:os ["*"]']);
     assert.deepEqual(resolvedOf(app(), 'requests'), ['import external:requests ["*"]']);
-    assert.deepEqual(resolvedOf(files['svc_src/src/alpha/core.py'], '__future__'), ['import builtin:__future__ ["annotations"]']);
+    assert.deepEqual(resolvedOf(fixture.files['svc_src/src/alpha/core.py'], '__future__'), ['import builtin:__future__ ["annotations"]']);
   });
 
   it('exports: top-level functions, classes, assignments, or exactly __all__; purposes from docstrings', () => {
-    const core = files['svc_src/src/alpha/core.py'];
+    const core = fixture.files['svc_src/src/alpha/core.py'];
     assert.deepEqual(core.exports.map((e) => `${e.name}:${e.kind}`), ['fastjson:variable', 'MAX_RUNS:const', 'Engine:class', 'run:function']);
     assert.ok(core.symbols.some((s) => s.name === '_private' && !s.exported));
     assert.equal(core.purpose, 'The alpha engine.');
-    const init = files['svc_src/src/alpha/__init__.py'];
+    const init = fixture.files['svc_src/src/alpha/__init__.py'];
     assert.deepEqual(init.exports.map((e) => `${e.name}:${e.kind}`), ['Engine:reexport', 'run:reexport', 'plugins:reexport']);
     assert.equal(init.docComment, 'Alpha: the public face of the alpha package.');
   });
 
   it('intel status counts the files per language', async () => {
-    const status = await intelStatus(root);
+    const status = await intelStatus(fixture.root);
     assert.equal(status.state, 'fresh');
     assert.deepEqual(status.languages, { python: 24 });
   });
 
   it('summary.md names the language with its files\' naming and the naming its guide asks for', () => {
-    const summary = readFileSync(intelPaths(root).summary, 'utf8');
+    const summary = readFileSync(intelPaths(fixture.root).summary, 'utf8');
     assert.match(summary, /- Languages: Python 24 files \(naming snake\\_case \(100%\); its guide: snake\\_case\)/);
   });
 
   it('graph.db: nodes carry the language, edges say they are exact', async () => {
-    const rows = await readGraphRows(intelPaths(root).graph);
+    const rows = await readGraphRows(intelPaths(fixture.root).graph);
     const node = rows.nodes.find((n) => n.path === 'app/main.py')!;
     assert.equal(JSON.parse(node.body).language, 'python');
     const fromApp = rows.edges.filter((e) => e.source === node.id);

@@ -183,7 +183,8 @@ export function parseGo({ root }: ParseInput): ParsedFile {
       case 'const_declaration':
       case 'var_declaration':
         for (const spec of specs(node, node.type === 'const_declaration' ? 'const_spec' : 'var_spec')) {
-          for (const name of spec.childrenForFieldName('name')) symbol(name.text, node.type === 'const_declaration' ? 'const' : 'variable', spec);
+          // every name of `a, b = …` (web-tree-sitter's field children include the commas between them)
+          for (const name of spec.childrenForFieldName('name')) if (name.type === 'identifier') symbol(name.text, node.type === 'const_declaration' ? 'const' : 'variable', spec);
         }
         break;
       default:

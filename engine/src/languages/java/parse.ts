@@ -14,7 +14,8 @@
  *
  * Exports: the public top-level types (class, interface, enum, record → `class`, `@interface` → `interface`) and the
  * public methods, fields, nested types and enum constants of those (`Type.member`), at their names' lines. Symbols:
- * every top-level type. The doc comment: the Javadoc of the file's first public top-level type (else its first
+ * every top-level type and every member type (`Outer.Inner`, exported when public), each with its supertypes as
+ * written (what the resolver follows for inherited member types). The doc comment: the Javadoc of the file's first public top-level type (else its first
  * type), or the package's Javadoc in `package-info.java`.
  */
 import type { ExportKind, ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
@@ -116,7 +117,8 @@ export function parseJava({ root }: ParseInput): ParsedFile {
       const pub = isPublic(node);
       // the line of the name: a declaration's node starts at its annotations
       const line = lineOf(nameNode);
-      symbols.push({ name, kind, line, exported: pub });
+      symbols.push(typeSymbol(node, name, line, pub));
+      memberTypes(node, name, symbols);
       const doc = javadocBefore(node, children);
       firstDoc ??= doc;
       if (pub) {
@@ -203,6 +205,38 @@ export function parseJava({ root }: ParseInput): ParsedFile {
   for (const [fq, line] of qualified) if (!explicit.has(fq)) imports.push({ specifier: fq, kind: 'import', names: [fq.slice(fq.lastIndexOf('.') + 1)], line });
 
   return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
+}
+
+/** A type's symbol, with its supertypes as written when it has any. */
+function typeSymbol(decl: TsNode, name: string, line: number, exported: boolean): SymbolRecord {
+  const symbol: SymbolRecord = { name, kind: TYPE_DECLARATIONS[decl.type], line, exported };
+  const supertypes: string[] = [];
+  for (const c of decl.namedChildren) {
+    if (c.type !== 'superclass' && c.type !== 'super_interfaces' && c.type !== 'extends_interfaces') continue;
+    const list = c.namedChildren.find((x) => x.type === 'type_list');
+    for (const t of list ? list.namedChildren : c.namedChildren) {
+      const named = t.type === 'generic_type' ? t.namedChildren.find((x) => x.type === 'type_identifier' || x.type === 'scoped_type_identifier') : t;
+      if (named && (named.type === 'type_identifier' || named.type === 'scoped_type_identifier')) supertypes.push(dotted(named).replace(/@[\w.]+/g, ''));
+    }
+  }
+  if (supertypes.length) symbol.supertypes = supertypes;
+  return symbol;
+}
+
+/** The member types of a type (`Outer.Inner`, nested ones below), as symbols: what a subtype inherits unless private. */
+function memberTypes(decl: TsNode, outer: string, out: SymbolRecord[]): void {
+  const body = decl.childForFieldName('body');
+  if (!body) return;
+  const inInterface = decl.type === 'interface_declaration' || decl.type === 'annotation_type_declaration';
+  const members = body.namedChildren.flatMap((m) => (m.type === 'enum_body_declarations' ? m.namedChildren : [m]));
+  for (const m of members) {
+    if (!(m.type in TYPE_DECLARATIONS)) continue;
+    const nameNode = m.childForFieldName('name');
+    if (!nameNode) continue;
+    const name = `${outer}.${nameNode.text}`;
+    out.push(typeSymbol(m, name, lineOf(nameNode), isPublic(m) || (inInterface && !/(^|\s)private(\s|$)/.test(modifiersOf(m)))));
+    memberTypes(m, name, out);
+  }
 }
 
 /** `a.b.C.Inner` → `a.b.C` (up to the first capitalised part); null when no part is capitalised. */

@@ -25,11 +25,28 @@ import { dirOf, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { memoised } from '../memo.js';
+import { javaTypeHeaders, type JavaTypeHeaders } from './type-headers.js';
 
 export const JAVA_CONFIG_FILES = ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'] as const;
 
 const JDK_PREFIXES = ['java.', 'javax.', 'jdk.', 'sun.', 'com.sun.', 'org.w3c.', 'org.xml.', 'org.ietf.', 'netscape.'];
 const upper = (s: string): boolean => /^\p{Lu}/u.test(s);
+
+/** A type of the project: its file and its path in the file (`Outer.Inner`). */
+interface TypeRef {
+  file: RelPath;
+  path: string;
+}
+
+/**
+ * What was read of each .java file's type headers (root + path → the headers and the file's stamp), for the process:
+ * a new resolver reads again only the files whose stamp moved.
+ */
+const HEADERS = new Map<string, { stamp: string; headers: JavaTypeHeaders }>();
+
+/** What a file with no supertype and no member type gives the resolver (nothing to follow): shared, not kept per file. */
+const NOTHING: JavaTypeHeaders = { pkg: '', single: new Map(), onDemand: [], types: new Map() };
+const NONE = new Map<string, TypeRef>();
 
 interface Root {
   dir: string;
@@ -51,6 +68,10 @@ export class JavaResolver implements LanguageResolver {
   private readonly byLast = new Map<string, string[]>();
   private layout: { roots: Root[]; modules: Set<string>; configFiles: RelPath[] } | null = null;
   private memo = new Map<string, ImportTarget[]>();
+  /** `file\0type` → the member types the type inherits: name → the type declaring it */
+  private inheritedMemo = new Map<string, Map<string, TypeRef>>();
+  /** the type headers read by this resolver */
+  private headersMemo = new Map<RelPath, JavaTypeHeaders>();
   private rootMemo = new Map<string, Root | null>();
 
   constructor(private readonly host: ResolverHost) {
@@ -144,6 +165,8 @@ export class JavaResolver implements LanguageResolver {
 
   forgetResults(): void {
     this.memo.clear();
+    this.inheritedMemo.clear();
+    this.headersMemo.clear();
   }
 
   /** The declared source root holding `dir` (the deepest), or null. */
@@ -249,7 +272,10 @@ export class JavaResolver implements LanguageResolver {
         if (hit && hit.resolved.kind === 'file' && hit.resolved.path !== from) out.push(hit);
       }
     }
-    // the names the package does not hold are java.lang's (or members inherited from a supertype)
+    // a name the package does not hold may be a member type the file's types inherit from a supertype (JLS 8.5)
+    const found = new Set(out.flatMap((t) => t.names ?? []));
+    out.push(...this.inheritedTargets(from, [...this.headersOf(from).types.keys()], names.filter((n) => !found.has(n))));
+    // the rest are java.lang's
     return out.length ? out : [{ resolved: { kind: 'builtin', module: 'java.lang' } }];
   }
 
@@ -273,6 +299,118 @@ export class JavaResolver implements LanguageResolver {
     const type = this.type(name, fromDir);
     if (type) return type.map((t) => ({ ...t, names: ['*'] }));
     return [{ resolved: this.outside(`${name}.*`) }];
+  }
+
+  /** The type headers of a project file, read from its text (type-headers.ts), kept while its stamp holds. */
+  private headersOf(file: RelPath): JavaTypeHeaders {
+    const mine = this.headersMemo.get(file);
+    if (mine) return mine;
+    const headers = this.readHeaders(file);
+    this.headersMemo.set(file, headers);
+    return headers;
+  }
+
+  private readHeaders(file: RelPath): JavaTypeHeaders {
+    const key = `${this.host.root}\u0000${file}`;
+    const stamp = this.host.stampOf?.(file) ?? null;
+    const known = stamp === null ? undefined : HEADERS.get(key);
+    if (known && known.stamp === stamp) return known.headers;
+    const read = javaTypeHeaders(this.host.readFile(file) ?? '');
+    const headers = read.types.size > 1 || [...read.types.values()].some((t) => t.supertypes.length) ? read : NOTHING;
+    if (stamp !== null) HEADERS.set(key, { stamp, headers });
+    return headers;
+  }
+
+  /** The files declaring the member types named in `names` that one of `types` (of `file`) inherits, with their names. */
+  private inheritedTargets(file: RelPath, types: string[], names: string[]): ImportTarget[] {
+    const byFile = new Map<RelPath, string[]>();
+    const tables = types.map((t) => this.inheritedOf({ file, path: t }, new Set()));
+    for (const n of names) {
+      for (const table of tables) {
+        const hit = table.get(n);
+        if (hit && hit.file !== file) {
+          byFile.set(hit.file, [...(byFile.get(hit.file) ?? []), n]);
+          break;
+        }
+      }
+    }
+    return [...byFile].map(([path, n]) => ({ resolved: { kind: 'file', path }, names: n }));
+  }
+
+  /** The member types `type` inherits from its supertypes (JLS 8.5): name → the type declaring it, nearest first. */
+  private inheritedOf(type: TypeRef, seen: Set<string>): Map<string, TypeRef> {
+    const key = `${type.file}\u0000${type.path}`;
+    const known = this.inheritedMemo.get(key);
+    if (known) return known;
+    const out = new Map<string, TypeRef>();
+    if (seen.has(key)) return out; // cyclic inheritance: a compile error
+    seen.add(key);
+    for (const written of this.headersOf(type.file).types.get(type.path)?.supertypes ?? []) {
+      const sup = this.writtenType(written, type, seen);
+      if (!sup) continue;
+      const prefix = `${sup.path}.`;
+      for (const [path, t] of this.headersOf(sup.file).types) {
+        const name = path.slice(prefix.length);
+        if (path.startsWith(prefix) && !name.includes('.') && !t.private && !out.has(name)) out.set(name, { file: sup.file, path });
+      }
+      for (const [name, ref] of this.inheritedOf(sup, seen)) if (!out.has(name)) out.set(name, ref);
+    }
+    this.inheritedMemo.set(key, out.size ? out : NONE);
+    return out;
+  }
+
+  /**
+   * The project type a name written in `at`'s file means there (a supertype as written): a type of the file (`at`'s
+   * own members and its enclosing types' first), a single-type import, the file's package, an on-demand import; then
+   * each further part a member type, declared or inherited. Null for a type the project does not hold.
+   */
+  private writtenType(written: string, at: TypeRef, seen: Set<string>): TypeRef | null {
+    const parts = written.split('.');
+    const h = this.headersOf(at.file);
+    let ref: TypeRef | null = null;
+    if (!upper(parts[0]) && parts.length > 1) return this.member(this.typeRef(written, dirOf(at.file)), [], seen);
+    const first = parts[0];
+    for (let p = at.path; p && !ref; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') if (h.types.has(`${p}.${first}`)) ref = { file: at.file, path: `${p}.${first}` };
+    if (!ref && h.types.has(first)) ref = { file: at.file, path: first };
+    if (!ref && h.single.has(first)) ref = this.typeRef(h.single.get(first)!, dirOf(at.file));
+    if (!ref) {
+      const dir = this.ownPackageDirs(h.pkg, at.file).find((d) => this.folders.get(d)?.has(`${first}.java`));
+      if (dir !== undefined) ref = { file: joinDir(dir, `${first}.java`), path: first };
+    }
+    for (const pkg of ref ? [] : h.onDemand) {
+      const hit = this.typeOfPackage(pkg.replace(/\./g, '/'), first, dirOf(at.file)) ?? this.member(this.typeRef(pkg, dirOf(at.file)), [first], seen);
+      if (hit) {
+        ref = hit;
+        break;
+      }
+    }
+    return this.member(ref, parts.slice(1), seen);
+  }
+
+  /** Type `type` of package `pkgPath` as a TypeRef. */
+  private typeOfPackage(pkgPath: string, type: string, fromDir: string): TypeRef | null {
+    const hit = this.typeIn(pkgPath, type, fromDir);
+    return hit && hit.resolved.kind === 'file' ? { file: hit.resolved.path, path: type } : null;
+  }
+
+  /** The member type `parts` names below `ref`, each part declared in the type's file or inherited. */
+  private member(ref: TypeRef | null, parts: string[], seen: Set<string>): TypeRef | null {
+    for (const part of parts) {
+      if (!ref) return null;
+      const path = `${ref.path}.${part}`;
+      ref = this.headersOf(ref.file).types.has(path) ? { file: ref.file, path } : (this.inheritedOf(ref, seen).get(part) ?? null);
+    }
+    return ref;
+  }
+
+  /** `a.b.C[.Inner]` as a TypeRef: C's file (type() rules), and the path of the nested type in it. */
+  private typeRef(name: string, fromDir: string): TypeRef | null {
+    const parts = name.split('.');
+    for (let i = 1; i < parts.length; i++) {
+      const hit = this.typeOfPackage(parts.slice(0, i).join('/'), parts[i], fromDir);
+      if (hit) return this.member(hit, parts.slice(i + 1), new Set());
+    }
+    return null;
   }
 
   /** A name no project root holds: the JDK's, a library's, or a hole in a package the project has. */

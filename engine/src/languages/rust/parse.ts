@@ -10,7 +10,8 @@
  *   Paths are made relative to the file's own module: `self::`/`super::` inside inline modules are rewritten
  *   (`mod tests { use super::*; }` → `self::*`), a first segment that names an item or module declared in the same
  *   scope becomes `self::…`, one bound by another `use` of the scope is replaced by that `use`'s path, and one bound by
- *   `extern crate x as y` by the crate's name;
+ *   `extern crate x as y` by the crate's name; also the `use` declarations written in an item-level macro invocation's
+ *   tokens (usesInTokens), as for `mod x;`;
  * - `extern crate x` (kind `import`, names `*`, specifier `::x`: a crate, and paths through it are `::x::…`);
  * - `include!("x.rs")` at item level (kind `include`).
  * Exports: `pub` items (fn, struct, enum, union, trait, type, const, static, mod) and `#[macro_export]` macros, with
@@ -42,7 +43,12 @@ interface UseLeaf {
   alias: string | null;
   line: number;
   reexport: boolean;
+  /** `pub use` (not `pub(crate)`): a top-level one's names are exports */
+  exported: boolean;
 }
+
+/** What a use tree says of one leaf, before the declaration's line and visibility. */
+type LeafPath = Omit<UseLeaf, 'line' | 'reexport' | 'exported'>;
 
 /** A scope that declares names: the file, an inline module, a function body. */
 interface Scope {
@@ -60,7 +66,7 @@ const segmentsOf = (text: string): string[] => text.replace(/\s+/g, '').split(':
 const unraw = (name: string): string => (name.startsWith('r#') ? name.slice(2) : name);
 
 /** The leaves of a use tree under `prefix`. */
-function useLeaves(node: TsNode, prefix: string[], out: Array<Omit<UseLeaf, 'line' | 'reexport'>>): void {
+function useLeaves(node: TsNode, prefix: string[], out: LeafPath[]): void {
   switch (node.type) {
     case 'scoped_use_list': {
       const path = node.childForFieldName('path');
@@ -147,6 +153,80 @@ function modsInTokens(tree: TsNode, out: Array<{ name: string; line: number; pat
   }
 }
 
+/** `include!(…);` and other macro calls at item level parse as expression statements: the call, else the node. */
+const macroAt = (node: TsNode): TsNode => (node.type === 'expression_statement' && node.namedChildren[0]?.type === 'macro_invocation' ? node.namedChildren[0] : node);
+
+/**
+ * The `use` declarations in a macro invocation's token trees, as cfg_if!-style macros that expand to the items written
+ * in them have them (`cfg_if! { if #[cfg(unix)] { pub use self::unix::*; } }`): the leaves of each, as useLeaves
+ * gives them. Not inside the bodies of items the tokens declare (a `fn`, `mod`, `impl` … body is not this scope),
+ * nor a declaration with a metavariable (`$x`: what it stands for is the macro's).
+ */
+function usesInTokens(tree: TsNode, out: UseLeaf[]): void {
+  const kids = tree.children;
+  let itemBody = false;
+  for (let i = 0; i < kids.length; i++) {
+    const k = kids[i];
+    if (k.type === 'token_tree') {
+      if (k.firstChild?.text === '{') {
+        if (!itemBody) usesInTokens(k, out);
+        itemBody = false;
+      }
+      continue;
+    }
+    const t = k.text;
+    if (t === ';') itemBody = false;
+    else if (ITEM_KEYWORDS.has(t)) itemBody = true;
+    else if (t === 'use') {
+      let end = i + 1;
+      while (end < kids.length && kids[end].text !== ';') end++;
+      const tokens = kids.slice(i + 1, end);
+      const before = kids[i - 1];
+      const pub = before?.text === 'pub' || (before?.type === 'token_tree' && before.firstChild?.text === '(' && kids[i - 2]?.text === 'pub');
+      if (end < kids.length && !tokens.some((x) => x.text.includes('$'))) {
+        const raw: LeafPath[] = [];
+        leavesOfTokens(tokens, [], raw);
+        for (const l of raw) out.push({ ...l, line: lineOf(k), reexport: pub, exported: before?.text === 'pub' });
+      }
+      i = end;
+    }
+  }
+}
+
+/** Keywords of items whose brace group is the item's body (its `use`s are not the macro's scope). */
+const ITEM_KEYWORDS = new Set(['fn', 'mod', 'impl', 'trait', 'struct', 'enum', 'union', 'macro_rules']);
+
+/** The leaves of a use tree written as tokens (`a::{b as c, d::*}`), under `prefix`. */
+function leavesOfTokens(tokens: TsNode[], prefix: string[], out: LeafPath[]): void {
+  let item: TsNode[] = [];
+  const flush = (): void => {
+    const segments = [...prefix];
+    for (let j = 0; j < item.length; j++) {
+      const t = item[j];
+      if (t.type === 'token_tree') {
+        if (t.firstChild?.text === '{') leavesOfTokens(t.children.slice(1, -1), segments, out);
+        return void (item = []);
+      }
+      if (t.text === '::') {
+        if (!segments.length) segments.push(''); // `::a`: a crate
+      } else if (t.text === '*') {
+        out.push({ segments, glob: true, alias: null });
+        return void (item = []);
+      } else if (t.text === 'as') {
+        out.push({ segments, glob: false, alias: item[j + 1]?.text ?? null });
+        return void (item = []);
+      } else segments.push(unraw(t.text));
+    }
+    if (segments.length > prefix.length) out.push({ segments, glob: false, alias: null });
+    item = [];
+  };
+  for (const t of tokens) {
+    if (t.text === ',') flush();
+    else item.push(t);
+  }
+  flush();
+}
+
 /**
  * A `mod x;` declaration. Its file is the parent's namespace `x`, as `export * as x from` is in JS: the edge's binding
  * (`*` as `x`) lets a symbol's blast radius reach the parent, and its importers only when they name `x` (no names
@@ -199,12 +279,19 @@ export function parseRust({ root }: ParseInput): ParsedFile {
     const children = container.namedChildren;
     // first pass: the names the scope declares, so that a use path can be rewritten whatever the order
     const leavesOf = new Map<TsNode, UseLeaf[]>();
-    for (const node of children) {
-      if (node.type === 'use_declaration') {
-        const arg = node.childForFieldName('argument');
-        const raw: Array<Omit<UseLeaf, 'line' | 'reexport'>> = [];
-        if (arg) useLeaves(arg, [], raw);
-        const leaves = raw.map((l) => ({ ...l, line: lineOf(node), reexport: isPub(node) }));
+    for (const child of children) {
+      const node = macroAt(child);
+      if (node.type === 'use_declaration' || node.type === 'macro_invocation') {
+        let leaves: UseLeaf[] = [];
+        if (node.type === 'use_declaration') {
+          const arg = node.childForFieldName('argument');
+          const raw: LeafPath[] = [];
+          if (arg) useLeaves(arg, [], raw);
+          leaves = raw.map((l) => ({ ...l, line: lineOf(node), reexport: isPub(node), exported: isPlainPub(node) }));
+        } else {
+          const tokens = node.namedChildren.find((c) => c.type === 'token_tree');
+          if (tokens) usesInTokens(tokens, leaves);
+        }
         leavesOf.set(node, leaves);
         for (const l of leaves) {
           if (l.glob) continue;
@@ -223,11 +310,31 @@ export function parseRust({ root }: ParseInput): ParsedFile {
     }
     // the use bindings' own paths, rewritten by the scope (a binding naming another binding is followed)
     for (const [name, path] of [...scope.uses]) scope.uses.set(name, rewrite(path, scope));
+    /** The import records of a scope's `use` leaves (a use declaration's, or those in a macro's tokens). */
+    const emitUses = (leaves: UseLeaf[]): void => {
+      for (const leaf of leaves) {
+        let segments = leaf.segments;
+        let names: string[];
+        if (leaf.glob) names = ['*'];
+        else if (segments[segments.length - 1] === 'self') {
+          segments = segments.slice(0, -1);
+          names = ['*'];
+        } else names = [segments[segments.length - 1]];
+        if (!segments.length || (segments.length === 1 && segments[0] === '')) continue;
+        const path = rewrite(segments, scope);
+        const exported = leaf.alias ?? (names[0] === '*' ? segments[segments.length - 1] : names[0]);
+        const specifier = (path[0] === '' ? '::' + path.slice(1).join('::') : path.join('::')) + (leaf.glob ? '::*' : '');
+        if (leaf.reexport) {
+          const reexports: ReexportBinding[] = [{ imported: leaf.glob ? '*' : names[0] === '*' ? '*' : names[0], exported: leaf.glob ? '*' : exported }];
+          imports.push({ specifier, kind: 'reexport', names, line: leaf.line, reexports });
+          if (topLevel && leaf.exported && !leaf.glob && exported !== '_' && !exports.some((e) => e.name === exported)) exports.push({ name: exported, kind: 'reexport', line: leaf.line });
+        } else imports.push({ specifier, kind: 'import', names, line: leaf.line });
+      }
+    };
     let attributes: TsNode[] = [];
     let docs: TsNode[] = [];
     for (const child of children) {
-      // `include!(…);` and other macro calls at item level parse as expression statements
-      const node = child.type === 'expression_statement' && child.namedChildren[0]?.type === 'macro_invocation' ? child.namedChildren[0] : child;
+      const node = macroAt(child);
       if (node.type === 'attribute_item') {
         attributes.push(node);
         continue;
@@ -242,24 +349,7 @@ export function parseRust({ root }: ParseInput): ParsedFile {
       docs = [];
       switch (node.type) {
         case 'use_declaration':
-          for (const leaf of leavesOf.get(node) ?? []) {
-            let segments = leaf.segments;
-            let names: string[];
-            if (leaf.glob) names = ['*'];
-            else if (segments[segments.length - 1] === 'self') {
-              segments = segments.slice(0, -1);
-              names = ['*'];
-            } else names = [segments[segments.length - 1]];
-            if (!segments.length || (segments.length === 1 && segments[0] === '')) continue;
-            const path = rewrite(segments, scope);
-            const exported = leaf.alias ?? (names[0] === '*' ? segments[segments.length - 1] : names[0]);
-            const specifier = (path[0] === '' ? '::' + path.slice(1).join('::') : path.join('::')) + (leaf.glob ? '::*' : '');
-            if (leaf.reexport) {
-              const reexports: ReexportBinding[] = [{ imported: leaf.glob ? '*' : names[0] === '*' ? '*' : names[0], exported: leaf.glob ? '*' : exported }];
-              imports.push({ specifier, kind: 'reexport', names, line: leaf.line, reexports });
-              if (topLevel && isPlainPub(node) && !leaf.glob && exported !== '_' && !exports.some((e) => e.name === exported)) exports.push({ name: exported, kind: 'reexport', line: leaf.line });
-            } else imports.push({ specifier, kind: 'import', names, line: leaf.line });
-          }
+          emitUses(leavesOf.get(node) ?? []);
           break;
         case 'extern_crate_declaration': {
           const name = node.childForFieldName('name')?.text;
@@ -291,6 +381,7 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           }
           break;
         case 'macro_invocation': {
+          emitUses(leavesOf.get(node) ?? []);
           const tokens = node.namedChildren.find((c) => c.type === 'token_tree');
           if (!tokens) break;
           const macro = node.childForFieldName('macro')?.text;

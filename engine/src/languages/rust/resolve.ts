@@ -4,7 +4,8 @@
  * `mod x;` (parse.ts: `x`, `a::b::x` inside inline modules, `x=path` with `#[path]`) goes where rustc loads it: from
  * a crate root or a `mod.rs` file, `x.rs` or `x/mod.rs` beside it; from any other file `f.rs`, `f/x.rs` or
  * `f/x/mod.rs`; inside inline modules their names are folders in between; `#[path]` is relative to the file's folder
- * (and, inside inline modules, to the folders they add).
+ * (and, inside inline modules, to the folders they add). A file `#[path]` loads is a mod.rs to rustc (its children
+ * beside it): a non-mod-rs file whose children are not under `f/` is taken for one.
  *
  * A `use` path names a module and maybe an item in it: the edge goes to the file that defines the module the path
  * names. The path's start is the crate root (`crate::`; any path in edition 2015), the file's module (`self::`; parse.ts
@@ -132,25 +133,23 @@ export class RustResolver implements LanguageResolver {
     const eq = spec.indexOf('=');
     const chain = (eq < 0 ? spec : spec.slice(0, eq)).split('::');
     const name = chain.pop()!;
-    const inline = this.isModRs(from) ? chain : [stemOf(from), ...chain];
-    const dir = inline.reduce((d, s) => joinDir(d, s), dirOf(from));
+    const modRs = this.isModRs(from);
+    // rustc reads a file loaded by `#[path]` as a mod.rs: its children sit beside it. Which files `#[path]` loads is
+    // not in this file's facts, but a non-mod-rs file whose child is not where a child of a normally loaded file is
+    // (`f/x.rs`, `f/x/mod.rs`) compiles only as such a file: its children are looked for beside it then.
+    const dirs = [chain.reduce((d, s) => joinDir(d, s), modRs ? dirOf(from) : joinDir(dirOf(from), stemOf(from)))];
+    if (!modRs) dirs.push(chain.reduce((d, s) => joinDir(d, s), dirOf(from)));
     const inferred = this.packageOf(from) === null;
     if (eq >= 0) {
       // `#[path]` is relative to the file's folder, inside inline modules to the folders they add
-      const target = joinRel(chain.length ? dir : dirOf(from), spec.slice(eq + 1));
-      if (isOutsideRoot(target)) return [{ resolved: unresolved(`mod ${name}: #[path] leaves the project`) }];
-      return [this.has(target) ? { resolved: { kind: 'file', path: target } } : { resolved: unresolved(`mod ${name}: ${target} is not an indexed file`) }];
+      const targets = chain.length ? dirs.map((d) => joinRel(d, spec.slice(eq + 1))) : [joinRel(dirOf(from), spec.slice(eq + 1))];
+      if (isOutsideRoot(targets[0])) return [{ resolved: unresolved(`mod ${name}: #[path] leaves the project`) }];
+      const target = targets.find((t) => this.has(t));
+      return [target ? { resolved: { kind: 'file', path: target } } : { resolved: unresolved(`mod ${name}: ${targets[0]} is not an indexed file`) }];
     }
-    const candidates = [joinDir(dir, `${name}.rs`), joinDir(dir, `${name}/mod.rs`)];
+    const candidates = dirs.flatMap((d) => [joinDir(d, `${name}.rs`), joinDir(d, `${name}/mod.rs`)]);
     const found = candidates.find((f) => this.has(f));
-    if (!found) {
-      // a file loaded by `#[path]` is a mod.rs to rustc (its children beside it): where its module is declared is not
-      // known here, so a child found beside it is a best guess
-      const pathLoaded = chain.length === 0 && inline.length === 1;
-      const beside = pathLoaded ? [joinDir(dirOf(from), `${name}.rs`), joinDir(dirOf(from), `${name}/mod.rs`)].find((f) => this.has(f)) : undefined;
-      if (beside) return [{ resolved: { kind: 'file', path: beside }, inferred: true }];
-      return [{ resolved: unresolved(`mod ${name}: neither ${candidates.join(' nor ')} is an indexed file`) }];
-    }
+    if (!found) return [{ resolved: unresolved(`mod ${name}: neither ${candidates.slice(0, 2).join(' nor ')} is an indexed file`) }];
     return [{ resolved: { kind: 'file', path: found }, ...(inferred ? { inferred: true as const } : {}) }];
   }
 
