@@ -302,6 +302,7 @@ function hooksSection(out) {
     L.push(`| ${label} | ${r.files} | ${r.hookMs.toFixed(0)} ms | ${x(r.hookMs, h['js/ts'].hookMs)} | ${r.caughtUpMs.toFixed(0)} ms | ${x(r.caughtUpMs, h['js/ts'].caughtUpMs)} |`);
   }
   L.push('', `Trees: ${CORPORA.filter((c) => h[c.name.toLowerCase()]).map((c) => `${c.name}, ${c.source}`).join('; ')}; JS/TS, zod (bench/corpora.mjs).`);
+  L.push('', 'What a fresh worker pays for a tree-sitter language beyond JS/TS: the tree-sitter runtime and the grammar loaded, and the first parse in baseline code (the worker runs WebAssembly without the optimising tier, ARCHITECTURE.md "Baseline WebAssembly in the worker"); C#\'s resolver also reads every file\'s declarations on its first resolve.');
   L.push('', 'The machine is shared: absolute times carry its load (hook times are mostly Node start-up under it); the ratios come from the same rounds.');
   L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs --no-peers --no-scale\` (${out.date}).`, END[1]);
   return L.join('\n');
