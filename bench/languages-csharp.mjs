@@ -26,10 +26,11 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { OUR_CLI, WORK_DIR, log, machineInfo, parseArgs, rmrf, runMain, writeJson } from './lib/common.mjs';
 import { writeResultsSection } from './lib/write-results.mjs';
+import { exportSnapshot, SNAPSHOTS_OPTION } from './lib/snapshots.mjs';
 
 const USAGE = 'Usage: node bench/languages-csharp.mjs [--snapshots DIR] [--drop N] [--no-write]';
 const SPEC = {
-  snapshots: { type: 'string', default: '/work/.mirror', help: 'folder holding <owner>+<name>/repo git directories' },
+  snapshots: SNAPSHOTS_OPTION,
   write: { type: 'boolean', default: true, help: 'replace the C# truth block of bench/RESULTS.md' },
   drop: { type: 'number', default: 0, help: 'files dropped one at a time to check the reading (0: every file; each is a compile of the rest)' },
 };
@@ -47,17 +48,10 @@ const CORPORA = [
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
-function exportSnapshot(snapshots, c) {
-  const gitDir = path.join(snapshots, c.repo.replace('/', '+'), 'repo');
-  if (!fs.existsSync(gitDir)) throw new Error(`${gitDir} is missing: git clone --bare https://github.com/${c.repo} ${gitDir}`);
-  c.commit = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', `${c.tag}^{commit}`], { encoding: 'utf8' }).trim();
-  const tree = path.join(WORK_DIR, 'csharp', c.repo.replace('/', '+'));
-  rmrf(tree);
-  fs.mkdirSync(tree, { recursive: true });
-  const list = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', c.commit, '--', c.project], { encoding: 'utf8', maxBuffer: 1 << 28 })
-    .split('\n')
-    .filter((f) => /\.(cs|csproj)$/.test(f));
-  execFileSync('tar', ['-x', '-C', tree], { input: execFileSync('git', ['--git-dir', gitDir, 'archive', c.commit, '--', ...list], { maxBuffer: 1 << 30 }) });
+function exportProject(snapshots, c) {
+  const escaped = c.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const tree = exportSnapshot(snapshots, { repo: c.repo, commit: c.tag }, new RegExp(`^${escaped}/.*\\.(cs|csproj)$`), path.join(WORK_DIR, 'csharp', c.repo.replace('/', '+')));
+  c.commit = execFileSync('git', ['--git-dir', path.join(snapshots, c.repo.replace('/', '+'), 'repo'), 'rev-parse', `${c.tag}^{commit}`], { encoding: 'utf8' }).trim();
   return tree;
 }
 
@@ -250,7 +244,7 @@ function label(side, a, b, truth, tree, defines, ours) {
 }
 
 async function corpus(snapshots, c, dropSample) {
-  const tree = exportSnapshot(snapshots, c);
+  const tree = exportProject(snapshots, c);
   const tmp = path.join(WORK_DIR, 'csharp', `${c.repo.replace('/', '+')}.mcs`);
   rmrf(tmp);
   fs.mkdirSync(tmp, { recursive: true });

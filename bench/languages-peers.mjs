@@ -15,9 +15,10 @@
 //    `--languages` picks the corpora; rows of corpora not run keep their figures from the last run, each row saying
 //    its date, rounds and load.
 // 2. A one-file edit through the hooks: the PostToolUse hook spawned as a process with an Edit payload on a file
-//    just modified (a different source file each round; Python = the Django tree, Go = x/tools, JS/TS = zod,
+//    just modified (a different source file each round), in each `--languages` corpus above and in zod (JS/TS,
 //    bench/corpora.mjs), the languages interleaved in every round; the hook's own wall time (spawn → exit) and the
 //    time until its background worker has put the edit into the graph (spawn → worker gone, journal empty).
+//    Alone: `--no-peers --no-scale`.
 // 3. Memory at ~10,000 files: a cold build of copies of the Python and Go trees against copies of zod of about the
 //    same file count, GNU time's peak RSS, two rounds each (max RSS, min wall). Alone: `--no-peers --no-hooks`.
 import fs from 'node:fs';
@@ -57,7 +58,7 @@ const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end --
 
 const USAGE = 'Usage: node bench/languages-peers.mjs [--languages L,…] [--snapshots DIR] [--runs N] [--edits N] [--files N] [--no-peers] [--no-hooks] [--no-scale] [--no-write] [--results-only]';
 const SPEC = {
-  languages: { type: 'string', default: 'python,go,rust,java,c/c++,php,ruby,c#', help: 'corpora beside the peers (python, go, rust, java, c/c++, php, ruby, c#); hooks and memory need python and go' },
+  languages: { type: 'string', default: 'python,go,rust,java,c/c++,php,ruby,c#', help: 'corpora beside the peers and in the hooks table (python, go, rust, java, c/c++, php, ruby, c#); memory needs python and go' },
   snapshots: { ...SNAPSHOTS_OPTION, help: `${SNAPSHOTS_OPTION.help} (C/C++, PHP, Ruby, C#)` },
   runs: { type: 'number', default: 2, help: 'rotated cold-build rounds per tool and corpus' },
   edits: { type: 'number', default: 12, help: 'hook edits per language (the first is a warm-up)' },
@@ -116,14 +117,16 @@ function javaTree(dest) {
 
 /** The corpora beside the peers: what each is, how its tree is made, which files count. */
 const CORPORA = [
-  { name: 'Python', re: /\.pyi?$/, source: `${PY_PACKAGES.join(' + ')} from ${DIST} (Debian bookworm), one flat tree`, make: pythonTree },
-  { name: 'Go', re: /\.go$/, source: `${GO_MODULE} from ${GOCODE}, one module`, make: goTree },
-  { name: 'Rust', re: /\.rs$/, source: `the crates under ${CARGO_REGISTRY} (Debian's librust-*-dev packages, as bench/languages-rust.mjs installs them)`, make: rustTree },
-  { name: 'Java', re: /\.java$/, source: `JDK 17 modules from src.zip (${JDK_MODULES.join(', ')})`, make: javaTree },
+  { name: 'Python', tree: 'django …', comment: '#', re: /\.pyi?$/, source: `${PY_PACKAGES.join(' + ')} from ${DIST} (Debian bookworm), one flat tree`, make: pythonTree },
+  { name: 'Go', tree: 'x/tools', comment: '//', re: /\.go$/, source: `${GO_MODULE} from ${GOCODE}, one module`, make: goTree },
+  { name: 'Rust', tree: 'Debian crates', comment: '//', re: /\.rs$/, source: `the crates under ${CARGO_REGISTRY} (Debian's librust-*-dev packages, as bench/languages-rust.mjs installs them)`, make: rustTree },
+  { name: 'Java', tree: 'JDK modules', comment: '//', re: /\.java$/, source: `JDK 17 modules from src.zip (${JDK_MODULES.join(', ')})`, make: javaTree },
   ...Object.entries(SNAPSHOTS).map(([name, s]) => ({
     name,
+    tree: s.repo.split('/')[1],
+    comment: name === 'Ruby' ? '#' : '//',
     re: { 'C/C++': /\.(c|h)$/, PHP: /\.php$/, Ruby: /\.rb$/, 'C#': /\.cs$/ }[name],
-    source: `${s.repo} at ${s.commit.slice(0, 9)}, its ${name} sources and build files as \`git archive\` exports them`,
+    source: `${s.repo} at ${s.commit.slice(0, 9)}, its ${name} sources and build files at that commit`,
     make: (dest, opts) => exportSnapshot(opts.snapshots, s, s.paths, dest),
   })),
 ];
@@ -269,14 +272,18 @@ function peersSection(out) {
 function hooksSection(out) {
   const L = [START[1], '### Hooks per language (bench/languages-peers.mjs)', ''];
   const h = out.hooks;
-  L.push(`One-file edit through the PostToolUse hook, spawned as a process with an Edit payload (${h.edits} edits per language, a different file each, languages interleaved, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done).`, '');
+  L.push(`One-file edit through the PostToolUse hook, spawned as a process with an Edit payload (${h.edits} edits per language, a different source file each, languages interleaved in every round, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done). The worker lingers for no next edit here (\`GSD_WORKER_IDLE_MS=0\`): every edit pays a fresh worker's start, the case of the first edit after a pause.`, '');
   L.push('| language (tree) | source files | hook | / JS/TS | in the graph | / JS/TS |', '| --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const [name, label] of [['python', 'Python (django …)'], ['go', 'Go (x/tools)'], ['js/ts', 'JS/TS (zod)']]) {
+  const rows = [...CORPORA.map((c) => [c.name.toLowerCase(), `${c.name} (${c.tree})`]), ['js/ts', 'JS/TS (zod)']];
+  for (const [name, label] of rows) {
     const r = h[name];
+    if (!r) continue;
     L.push(`| ${label} | ${r.files} | ${r.hookMs.toFixed(0)} ms | ${x(r.hookMs, h['js/ts'].hookMs)} | ${r.caughtUpMs.toFixed(0)} ms | ${x(r.caughtUpMs, h['js/ts'].caughtUpMs)} |`);
   }
+  L.push('', `Trees: ${CORPORA.filter((c) => h[c.name.toLowerCase()]).map((c) => `${c.name}, ${c.source}`).join('; ')}; JS/TS, zod (bench/corpora.mjs).`);
+  L.push('', 'What a fresh worker pays for a tree-sitter language beyond JS/TS: the tree-sitter runtime and the grammar loaded, and the first parse in baseline code (the worker runs WebAssembly without the optimising tier, ARCHITECTURE.md "Baseline WebAssembly in the worker"); C#\'s resolver also reads every file\'s declarations on its first resolve.');
   L.push('', 'The machine is shared: absolute times carry its load (hook times are mostly Node start-up under it); the ratios come from the same rounds.');
-  L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs\` (${out.date}).`, END[1]);
+  L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs --no-peers --no-scale\` (${out.date}).`, END[1]);
   return L.join('\n');
 }
 
@@ -314,9 +321,9 @@ runMain(async () => {
   if (unknown.length) throw new Error(`--languages: no corpus for ${unknown.join(', ')} (one of ${CORPORA.map((c) => c.name.toLowerCase()).join(', ')})`);
   const corpora = CORPORA.filter((c) => wanted.has(c.name.toLowerCase()));
   const withJs = wanted.has('python') && wanted.has('go');
-  if (!withJs) opts.hooks = opts.scale = false;
+  if (!withJs) opts.scale = false;
   const trees = {};
-  for (const c of corpora) if (opts.peers || (withJs && ['Python', 'Go'].includes(c.name))) trees[c.name] = c.make(path.join(BASE, c.name.toLowerCase().replace('#', 'sharp').replace(/\+/g, 'p').replace(/[^a-z]/g, '')), opts);
+  for (const c of corpora) if (opts.peers || opts.hooks || (opts.scale && ['Python', 'Go'].includes(c.name))) trees[c.name] = c.make(path.join(BASE, c.name.toLowerCase().replace('#', 'sharp').replace(/\+/g, 'p').replace(/[^a-z]/g, '')), opts);
   if (opts.peers) {
     const done = [];
     for (const c of corpora) {
@@ -343,14 +350,15 @@ runMain(async () => {
   const zod = getCorpus('zod');
   ensureCorpus(zod);
   const js = copyTree(corpusDir('zod'), path.join(BASE, 'zod'));
-  const langTrees = {
-    python: { tree: py, re: /\.py$/, comment: '#' },
-    go: { tree: go, re: /\.go$/, comment: '//' },
-    'js/ts': { tree: js, re: /\.(?:ts|mts|cts|js|mjs|cjs)$/, comment: '//' },
-  };
-  if (opts.hooks) out.hooks = await hooks(Object.fromEntries(Object.entries(langTrees).map(([k, v]) => [k, { ...v, re: k === 'js/ts' ? /^(?!.*\.d\.[cm]?ts$).*\.(?:ts|mts|cts|js|mjs|cjs)$/ : v.re }])), opts.edits);
-  if (opts.scale) out.scale = await scale(langTrees, opts.files);
-  writeJson(path.join(BASE, 'results.json'), out);
+  const jsTree = { tree: js, re: /\.(?:ts|mts|cts|js|mjs|cjs)$/, comment: '//' };
+  if (opts.hooks) {
+    const hookTrees = Object.fromEntries(corpora.map((c) => [c.name.toLowerCase(), { tree: trees[c.name], re: c.name === 'Python' ? /\.py$/ : c.re, comment: c.comment }]));
+    hookTrees['js/ts'] = { ...jsTree, re: /^(?!.*\.d\.[cm]?ts$).*\.(?:ts|mts|cts|js|mjs|cjs)$/ };
+    out.hooks = await hooks(hookTrees, opts.edits);
+  }
+  if (opts.scale) out.scale = await scale({ python: { tree: py, re: /\.py$/, comment: '#' }, go: { tree: go, re: /\.go$/, comment: '//' }, 'js/ts': jsTree }, opts.files);
+  // the parts not measured this time keep their figures from the last run
+  writeJson(path.join(BASE, 'results.json'), { ...readJson(path.join(BASE, 'results.json'), {}), ...out });
   if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
   if (out.hooks) process.stdout.write(`${hooksSection(out)}\n`);
   if (out.scale) process.stdout.write(`${memorySection(out)}\n`);

@@ -4,7 +4,7 @@
 //
 // Corpora: git snapshots of public repositories (pinned commits below), bare clones in bench/.snapshots made on first
 // use (bench/lib/snapshots.mjs), or read from `--snapshots DIR` (DIR/<owner>+<name>/repo git directories); each
-// is exported (`git archive <commit>`) into bench/.work/ and built cold with our CLI (`intel build --no-cache`).
+// is exported (its files at `<commit>`) into bench/.work/ and built cold with our CLI (`intel build --no-cache`).
 // Edit path: a one-file update on the largest corpus of each language beside the same on zod (JS/TS, from the npm
 // registry through bench/corpora.mjs), interleaved in one process.
 // Truth (the machine's toolchains, `apt-get install -y ruby php-cli composer`; a language whose tool is missing is

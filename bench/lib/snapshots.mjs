@@ -47,6 +47,18 @@ export function exportSnapshot(snapshots, { repo, commit }, paths, dest) {
   rmrf(dest);
   mkdirp(dest);
   const list = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', commit], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter((f) => paths.test(f));
-  execFileSync('tar', ['-x', '-C', dest], { input: execFileSync('git', ['--git-dir', gitDir, 'archive', commit, '--', ...list], { maxBuffer: 1 << 30 }) });
+  // the blobs one by one through `git cat-file --batch` (`git archive` stops at the first blob a partial mirror lacks,
+  // even one outside the paths asked for)
+  const out = execFileSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], { input: list.map((f) => `${commit}:${f}\n`).join(''), maxBuffer: 1 << 30 });
+  let at = 0;
+  for (const f of list) {
+    const eol = out.indexOf(10, at);
+    const header = out.subarray(at, eol).toString();
+    if (!/ blob \d+$/.test(header)) throw new Error(`${repo} ${commit}:${f}: ${header}`);
+    const size = Number(header.split(' ')[2]);
+    mkdirp(path.dirname(path.join(dest, f)));
+    fs.writeFileSync(path.join(dest, f), out.subarray(eol + 1, eol + 1 + size));
+    at = eol + 1 + size + 1;
+  }
   return dest;
 }

@@ -22,7 +22,14 @@ export async function waitForWorker(root, capMs = 300_000) {
     try {
       pid = Number.parseInt(fs.readFileSync(path.join(dir, 'worker.pid'), 'utf8'), 10) || null;
     } catch {}
-    const pending = fs.readdirSync(dir).some((n) => n.startsWith('journal.jsonl') && (n.endsWith('.draining') || (fs.statSync(path.join(dir, n), { throwIfNoEntry: false })?.size ?? 1) > 0)); // renamed by the worker between readdir and stat: look again
+    // the folder is briefly away while a worker swaps in a rebuilt store: pending
+    let names;
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      names = ['journal.jsonl.draining']; // the folder is briefly away while a worker swaps in a rebuilt store
+    }
+    const pending = names.some((n) => n.startsWith('journal.jsonl') && (n.endsWith('.draining') || (fs.statSync(path.join(dir, n), { throwIfNoEntry: false })?.size ?? 1) > 0)); // renamed by the worker between readdir and stat: look again
     const running = pid !== null && alive(pid);
     if (!running && !pending) return Date.now() - t0;
     if (!running && pending && Date.now() - t0 > 2_000) throw new Error(`journal pending in ${dir} with no worker running`);

@@ -11,6 +11,7 @@
  * appends first and checks the pid file second, while the worker removes its pid file first and checks the journal
  * second. Either the hook sees no worker and starts one, or the worker sees the new entry and goes on.
  */
+import './wasm-baseline.js';
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { carryStatusFacts, drainJournal, fileIdentity, hasPendingJournal, readIntelConfig, refreshStatusFacts, warmUpdates } from '../../engine/src/index.js';

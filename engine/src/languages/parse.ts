@@ -11,7 +11,7 @@ export function parseWithLanguage(path: RelPath, source: string): ParsedFile | n
   const language = languageOf(path);
   if (!language?.parse || !language.grammar) return null;
   try {
-    return withTree(language.grammar, source, (root) => language.parse!({ path, source, root }));
+    return withTree(language.grammar, language.grammarText?.(source) ?? source, (root) => language.parse!({ path, source, root }));
   } catch (error) {
     return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError: { message: `${language.name} parser: ${(error as Error)?.message ?? String(error)}`, line: 1 } };
   }

@@ -55,6 +55,11 @@ export interface LanguageModule {
   grammar: string | null;
   /** facts of one file from its tree: imports with kinds, exports and top-level symbols with kind and line, doc comment */
   parse?(input: ParseInput): ParsedFile;
+  /**
+   * The text the grammar reads, when it is not the file's own (C/C++: declaration macros blanked): the same length
+   * and lines, so that nodes keep the file's positions. `parse` still gets the file's own text as `source`.
+   */
+  grammarText?(source: string): string;
   /** file names (no folder) that steer resolution, looked for in every folder above an indexed file of the language */
   configFiles: readonly string[];
   /** the language's resolver over a file set; absent for the built-in JS/TS module (engine/src/resolve/) */

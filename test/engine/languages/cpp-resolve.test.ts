@@ -172,6 +172,50 @@ describe('C/C++ with compile_commands.json: each unit\'s own include paths, exac
   });
 });
 
+describe('C/C++: declaration macros before a prototype', () => {
+  after(cleanupProjects);
+
+  it('`EXPORT_MACRO int f(void);` declares f, as the compiler sees it after expansion; an upper-case type stays a type', async () => {
+    const root = tempProject({
+      'include/mylib.h': [
+        '/*',
+        '   NOTE const and static calls of mylib are',
+        '   thread-safe.',
+        ' */',
+        '#ifndef MYLIB_H',
+        '#define MYLIB_H',
+        '#include <stdio.h>',
+        '#define MYLIB_API __attribute__((visibility("default")))',
+        '#define MYLIB_DEPRECATED',
+        'MYLIB_API int mylib_init(void);',
+        'MYLIB_API const char *mylib_name(int code);',
+        'MYLIB_API MYLIB_DEPRECATED void mylib_old(void);',
+        '  MYLIB_API unsigned long mylib_count(void);',
+        'MYLIB_API struct mylib_opts *mylib_opts_new(void);',
+        'FILE *mylib_log;',
+        '#endif',
+        '',
+      ].join('\n'),
+      'src/mylib.c': '#include "../include/mylib.h"\n\nint mylib_init(void) { return 0; }\n',
+    });
+    await buildIntel(root);
+    const f = indexOf(root).files['include/mylib.h'];
+    const symbols = f.symbols.map((s) => `${s.kind} ${s.name}:${s.line}${s.exported ? '' : ' (internal)'}`);
+    assert.deepEqual(symbols, [
+      'macro MYLIB_API:8',
+      'macro MYLIB_DEPRECATED:9',
+      'function mylib_init:10',
+      'function mylib_name:11',
+      'function mylib_old:12',
+      'function mylib_count:13',
+      'function mylib_opts_new:14',
+      'variable mylib_log:15',
+    ]);
+    assert.equal(f.docComment, 'NOTE const and static calls of mylib are\n   thread-safe.', 'the doc comment is the file\'s own text');
+    assert.deepEqual(resolvedOf(indexOf(root).files['src/mylib.c'], '"../include/mylib.h"'), ['include file:include/mylib.h']);
+  });
+});
+
 describe('C/C++: bad input', () => {
   after(cleanupProjects);
 

@@ -4,6 +4,7 @@
  */
 import type { FileType } from '../../types.js';
 import type { LanguageModule } from '../types.js';
+import { blankDeclarationMacros } from './decl-macros.js';
 import { parseCpp } from './parse.js';
 import { CPP_CONFIG_FILES, CppResolver } from './resolve.js';
 
@@ -16,6 +17,7 @@ export const cpp: LanguageModule = {
   extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hh', '.hpp', '.hxx', '.ipp', '.inl'],
   grammar: 'tree-sitter-cpp.wasm',
   parse: parseCpp,
+  grammarText: blankDeclarationMacros,
   configFiles: CPP_CONFIG_FILES,
   createResolver: (host) => new CppResolver(host),
   fileType(path): FileType | null {

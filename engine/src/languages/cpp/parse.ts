@@ -189,7 +189,7 @@ function commentText(text: string): string {
 }
 
 /** The file's leading comment: a Doxygen `@file` comment, else the first comment before any code that is not a licence. */
-function docComment(children: TsNode[]): string | null {
+function docComment(children: TsNode[], source: string): string | null {
   const blocks: string[] = [];
   let current: string[] = [];
   let lastRow = -2;
@@ -206,8 +206,10 @@ function docComment(children: TsNode[]): string | null {
       }
       break;
     }
-    const text = commentText(c.text);
-    if (c.text.startsWith('//') && c.startPosition.row === lastRow + 1) current.push(text);
+    // the file's own text (the grammar read it with declaration macros blanked, decl-macros.ts)
+    const raw = source.slice(c.startIndex, c.endIndex);
+    const text = commentText(raw);
+    if (raw.startsWith('//') && c.startPosition.row === lastRow + 1) current.push(text);
     else {
       flush();
       current.push(text);
@@ -374,5 +376,5 @@ export function parseCpp({ path, source, root }: ParseInput): ParsedFile {
   const exports: ExportRecord[] = symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
     // no syntax error is reported: without the preprocessor, tree-sitter stumbles on what macros make of a line
   // (`API_EXPORT int f(void);`, `int x GUARDED_BY(mu);`) in code the compiler takes; the compiler is the judge
-  return { imports, exports, symbols, docComment: docComment(children), moduleSystem: 'none', syntaxError: null };
+  return { imports, exports, symbols, docComment: docComment(children, source), moduleSystem: 'none', syntaxError: null };
 }
