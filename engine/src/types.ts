@@ -77,6 +77,8 @@ export interface ImportRecord {
   line: number;
   /** on kind `reexport`: how each name is exported again (also on a Rust `mod` declaration: the module as a namespace) */
   reexports?: ReexportBinding[];
+  /** C#: a `global using`, in scope in every file of its project */
+  global?: true;
 }
 
 export type ExportKind =
@@ -111,6 +113,10 @@ export interface SymbolRecord {
   kind: SymbolKind;
   line: number;
   exported: boolean;
+  /** C#: the namespace declaring the type, when not the global one (its resolver binds names through it) */
+  namespace?: string;
+  /** C#: a static class (where extension methods live) */
+  static?: true;
 }
 
 export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';
