@@ -163,7 +163,7 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
   const kept = fileSetChanged || forceReresolve || configsMoved || declarationsMoved ? null : state.resolution;
   const files = kept?.files ?? new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
   // the parse facts a resolver reads of other files (ResolverHost.factsOf): this update's loaded files, else the
-  // records (index.json's, parsed on first need); a kept resolver sees this update's through the same map
+  // records (index.json's lines, parsed when asked for); a kept resolver sees this update's through the same map
   const pending = kept?.pending ?? new Map<RelPath, LoadedFile>();
   pending.clear();
   for (const l of loaded) pending.set(l.path, l);
@@ -171,7 +171,9 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
     kept?.resolver ??
     resolverFor(state.root, files, (rel) => {
       const l = pending.get(rel);
-      return l ? loadedFacts(l, state.records.get(rel)) : recordFacts(state.records.get(rel));
+      if (l) return loadedFacts(l, state.records.get(rel));
+      // a record read for its facts only is not kept parsed (no copy of every record beside index.json's lines)
+      return recordFacts(state.records instanceof LazyRecords ? state.records.peek(rel) : state.records.get(rel));
     });
   kept?.resolver.forgetResults();
   state.resolution = { files, resolver, pending };
