@@ -77,6 +77,8 @@ export interface ImportRecord {
   line: number;
   /** on kind `reexport`: how each name is exported again (also on a Rust `mod` declaration: the module as a namespace) */
   reexports?: ReexportBinding[];
+  /** C#: a `global using`, in scope in every file of its project */
+  global?: true;
 }
 
 export type ExportKind =
@@ -113,6 +115,10 @@ export interface SymbolRecord {
   exported: boolean;
   /** a Java type's supertypes as written (`extends` / `implements`, type arguments left out): what its member types inherit */
   supertypes?: string[];
+  /** C#: the namespace declaring the type, when not the global one (its resolver binds names through it) */
+  namespace?: string;
+  /** C#: a static class (where extension methods live) */
+  static?: true;
 }
 
 export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';

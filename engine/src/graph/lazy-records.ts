@@ -205,6 +205,19 @@ export class LazyRecords extends Map<RelPath, FileRecord> {
     return record;
   }
 
+  /**
+   * A record as get() gives it, but one still raw is parsed without being kept (nor counted as parsed): for a reader
+   * that takes a few facts of many records once (a resolver reading every file's declarations).
+   */
+  peek(path: RelPath): FileRecord | undefined {
+    const parsed = super.get(path);
+    if (parsed !== undefined) return parsed;
+    const slot = this.slotOf(path);
+    if (slot < 0) return undefined;
+    const span = this.spanAt(slot);
+    return this.decode(path, this.source!.with((read) => read(span.value, span.end)));
+  }
+
   /** Parses the raw records among `paths` with one open of the source. */
   getMany(paths: Iterable<RelPath>): void {
     const slots: number[] = [];

@@ -1,5 +1,6 @@
 import { entityId } from '../ids.js';
 import type { EdgeRow, FileRecord, GraphRows, ImportKind, KnownFacts, LoadedFile, ReexportBinding, RelPath, ResolvedImport } from '../types.js';
+import type { ParseFacts } from '../resolve/host.js';
 import type { Resolver } from '../resolve/index.js';
 import { fileType, generatedPurpose } from './classify.js';
 import { languageOf } from '../languages/registry.js';
@@ -36,7 +37,7 @@ export function makeRecord(
     facts = { moduleSystem: 'none', docComment: null, exports: [], symbols: [], imports: [], syntaxError: null, skipped: loaded.skipped };
   } else {
     const p = loaded.parsed;
-    const keepPrevious = p.syntaxError !== null && previous !== undefined && previous.skipped === null;
+    const keepPrevious = keepsPreviousFacts(loaded, previous);
     const source = keepPrevious ? previous : p;
     facts = {
       moduleSystem: source.moduleSystem,
@@ -44,9 +45,11 @@ export function makeRecord(
       exports: source.exports,
       symbols: source.symbols,
       // a previous record's further targets of a statement (`part`) are no parse facts: the statement makes them again
-      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports }) =>
-        reexports ? { specifier, kind, names, line, reexports } : { specifier, kind, names, line },
-      ),
+      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports, global }) => {
+        const i: Omit<ResolvedImport, 'resolved'> = reexports ? { specifier, kind, names, line, reexports } : { specifier, kind, names, line };
+        if (global) i.global = true;
+        return i;
+      }),
       syntaxError: p.syntaxError,
       skipped: null,
     };
@@ -56,6 +59,20 @@ export function makeRecord(
     ? { purpose: manual.purpose, purposeSource: 'manual' as const }
     : { purpose: generatedPurpose(loaded.path, type, facts.docComment, facts.exports, facts.imports), purposeSource: 'generated' as const };
   return { ...base, moduleSystem: facts.moduleSystem, docComment: facts.docComment, ...purpose, exports: facts.exports, symbols: facts.symbols, imports, syntaxError: facts.syntaxError, skipped: facts.skipped };
+}
+
+/** Whether a loaded file's record keeps the facts of its previous record: it no longer parses (makeRecord). */
+function keepsPreviousFacts(loaded: LoadedFile, previous: FileRecord | undefined): previous is FileRecord {
+  return !('skipped' in loaded) && loaded.parsed.syntaxError !== null && previous !== undefined && previous.skipped === null;
+}
+
+/**
+ * The parse facts the record made of a loaded file will hold (makeRecord), for a resolver that reads other files'
+ * declarations (ResolverHost.factsOf) while the record is being made: null for a skipped file.
+ */
+export function loadedFacts(loaded: LoadedFile, previous: FileRecord | undefined): ParseFacts | null {
+  if ('skipped' in loaded) return null;
+  return keepsPreviousFacts(loaded, previous) ? previous : loaded.parsed;
 }
 
 /** The record entries of one parsed import: itself resolved, or one per file it reaches (Resolver.resolveImport). */

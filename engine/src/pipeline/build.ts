@@ -1,16 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { readIntelConfig } from '../config.js';
-import { importCounts, knownFactsOf, makeRecord, reresolve } from '../graph/records.js';
+import { importCounts, knownFactsOf, loadedFacts, makeRecord, reresolve } from '../graph/records.js';
 import { readIndexDocument } from '../graph/index-document.js';
 import { createParsePool } from '../parse/index.js';
 import { intelPaths } from '../paths.js';
 import { scanProject } from '../scan/index.js';
 import { withLock } from '../store/index.js';
-import type { FileRecord, RelPath } from '../types.js';
+import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
 import { perfMark } from '../perf.js';
 import { BuildWriteError, writeAllArtifacts } from './artifacts.js';
-import { configFileStamps, resolverFor, type ProjectState } from './project-state.js';
+import { configFileStamps, recordFacts, resolverFor, type ProjectState } from './project-state.js';
 import { refreshStatusFacts } from './status.js';
 
 export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'write';
@@ -107,8 +107,17 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   lap('parse');
 
   const files = new Set(scanned.map((f) => f.path));
-  const resolver = resolverFor(root, files);
   const records = new Map<RelPath, FileRecord>();
+  // the parse facts of every file for the resolvers that read other files' declarations: its record once made, else
+  // what was loaded of it, else the record reused (no copy of any)
+  const fresh = new Map<RelPath, LoadedFile>();
+  for (const l of loaded) fresh.set(l.path, l);
+  const resolver = resolverFor(root, files, (rel) => {
+    const made = records.get(rel);
+    if (made) return recordFacts(made);
+    const l = fresh.get(rel);
+    return l ? loadedFacts(l, previous.get(rel)) : recordFacts(previous.get(rel));
+  });
   for (const r of reused) records.set(r.path, reresolve(r, resolver));
   // files whose content hash matched their record were loaded but not parsed: they count as unchanged
   const parsed = loaded.filter((l) => !('reused' in l)).length;
@@ -117,6 +126,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   for (let i = 0; i < loaded.length; i++) {
     const l = loaded[i];
     records.set(l.path, makeRecord(l, previous.get(l.path), resolver, null));
+    fresh.delete(l.path);
     (loaded as Array<unknown>)[i] = undefined;
   }
   loaded = undefined;

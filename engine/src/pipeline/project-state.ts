@@ -2,6 +2,7 @@ import { type Dirent, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createProjectResolver } from '../languages/resolver.js';
 import { resolutionConfigNames } from '../languages/registry.js';
+import type { ParseFacts } from '../resolve/host.js';
 import type { Resolver, ResolverHost } from '../resolve/index.js';
 import type { FileRecord, IntelConfig, RelPath } from '../types.js';
 
@@ -24,8 +25,11 @@ function mtimeOf(root: string, rel: string): number {
   }
 }
 
-/** The resolver's view of a project on disk: the indexed file set, config files and assets read from `root`. */
-export function diskResolverHost(root: string, files: ReadonlySet<RelPath>): ResolverHost {
+/**
+ * The resolver's view of a project on disk: the indexed file set, config files and assets read from `root`, and the
+ * parse facts of the indexed files (`factsOf`: the records of the build or update under way, ResolverHost.factsOf).
+ */
+export function diskResolverHost(root: string, files: ReadonlySet<RelPath>, factsOf?: (rel: RelPath) => ParseFacts | null): ResolverHost {
   return {
     root,
     files,
@@ -43,21 +47,17 @@ export function diskResolverHost(root: string, files: ReadonlySet<RelPath>): Res
         return false;
       }
     },
-    stampOf(rel) {
-      try {
-        const s = statSync(path.join(root, rel));
-        return `${s.size}:${s.mtimeMs}`;
-      } catch {
-        return null;
-      }
-    },
+    ...(factsOf ? { factsOf } : {}),
   };
 }
 
 /** A resolver over the given file set (every language's, languages/resolver.ts), reading config files from disk. */
-export function resolverFor(root: string, files: ReadonlySet<RelPath>): Resolver {
-  return createProjectResolver(diskResolverHost(root, files));
+export function resolverFor(root: string, files: ReadonlySet<RelPath>, factsOf?: (rel: RelPath) => ParseFacts | null): Resolver {
+  return createProjectResolver(diskResolverHost(root, files, factsOf));
 }
+
+/** The facts of a record for ResolverHost.factsOf: none for a skipped file. */
+export const recordFacts = (r: FileRecord | undefined): ParseFacts | null => (r && r.skipped === null ? r : null);
 
 /**
  * Files a resolver looks for by name, walking up from an importing file's folder: tsconfig and package scope for

@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readIntelConfig } from '../config.js';
-import { edgesOf, knownFactsOf, makeRecord, reresolve, rowsOf } from '../graph/records.js';
+import { edgesOf, knownFactsOf, loadedFacts, makeRecord, reresolve, rowsOf } from '../graph/records.js';
 import { indexChunks, indexHeader, readIndexDocument } from '../graph/index-document.js';
 import { currentIdentity } from '../graph/facts-sidecar.js';
 import { CorruptIndexError, LazyRecords, statOf } from '../graph/lazy-records.js';
@@ -18,7 +18,7 @@ import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import { STORE_FORMAT_VERSION, TOOL_VERSION } from '../version.js';
 import { edgesAround, writeAllArtifacts, writeDeltaArtifacts, writeIndexDocument, type SummaryChange } from './artifacts.js';
 import { buildUnlocked, type BuildReport } from './build.js';
-import { configFileStamps, configFilesChanged, newConfigFiles, resolverFor, type ProjectState } from './project-state.js';
+import { configFileStamps, configFilesChanged, newConfigFiles, recordFacts, resolverFor, type ProjectState } from './project-state.js';
 import { noteFactsChange } from './status.js';
 import { hasWarmState, keepWarmState, takeWarmState, type WarmState } from './warm-state.js';
 
@@ -162,9 +162,21 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
   const declarationsMoved = !fileSetChanged && loaded.some((l) => declarationsChanged(state.records.get(l.path), l));
   const kept = fileSetChanged || forceReresolve || configsMoved || declarationsMoved ? null : state.resolution;
   const files = kept?.files ?? new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
-  const resolver = kept?.resolver ?? resolverFor(state.root, files);
+  // the parse facts a resolver reads of other files (ResolverHost.factsOf): this update's loaded files, else the
+  // records (index.json's lines, parsed when asked for); a kept resolver sees this update's through the same map
+  const pending = kept?.pending ?? new Map<RelPath, LoadedFile>();
+  pending.clear();
+  for (const l of loaded) pending.set(l.path, l);
+  const resolver =
+    kept?.resolver ??
+    resolverFor(state.root, files, (rel) => {
+      const l = pending.get(rel);
+      if (l) return loadedFacts(l, state.records.get(rel));
+      // a record read for its facts only is not kept parsed (no copy of every record beside index.json's lines)
+      return recordFacts(state.records instanceof LazyRecords ? state.records.peek(rel) : state.records.get(rel));
+    });
   kept?.resolver.forgetResults();
-  state.resolution = { files, resolver };
+  state.resolution = { files, resolver, pending };
   const changed = new Set<RelPath>();
   for (const l of loaded) {
     const prev = state.records.get(l.path);
@@ -173,6 +185,8 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
     state.records.set(l.path, next);
     if (!prev || JSON.stringify(prev) !== JSON.stringify(next)) changed.add(l.path);
   }
+  // every loaded file has its record now: the records say the same
+  pending.clear();
   const lap = perfMark();
   const reresolved: RelPath[] = [];
   const specifiersChanged = loaded.some((l) => {

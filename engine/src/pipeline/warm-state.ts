@@ -18,13 +18,15 @@ import { readIntelConfig } from '../config.js';
 import { CLOSE_BYTES, OPEN_BYTES } from '../graph/index-document.js';
 import { fileIdentity, LazyRecords, RecordSource } from '../graph/lazy-records.js';
 import type { Resolver } from '../resolve/index.js';
-import type { FileRecord, RelPath } from '../types.js';
+import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import type { ProjectState } from './project-state.js';
 
 /** The resolver an update used and the file set it resolves against: reused while neither the set nor a config moved. */
 export interface Resolution {
   files: ReadonlySet<RelPath>;
   resolver: Resolver;
+  /** the files an update is making records of, whose facts the resolver reads before the records hold them */
+  pending: Map<RelPath, LoadedFile>;
 }
 
 /** A ProjectState as an update works on it: with the resolver it used and whether its records carry stats. */

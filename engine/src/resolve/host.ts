@@ -1,4 +1,10 @@
-import type { ImportKind, ImportRecord, RelPath, Resolution, ResolvedImport } from '../types.js';
+import type { ImportKind, ImportRecord, RelPath, Resolution, ResolvedImport, SymbolRecord } from '../types.js';
+
+/** What the parse stage read of one file, as its record holds it (a stored record's imports carry their resolutions too). */
+export interface ParseFacts {
+  symbols: readonly SymbolRecord[];
+  imports: readonly ImportRecord[];
+}
 
 /** What the resolver may see of the project. */
 export interface ResolverHost {
@@ -11,10 +17,12 @@ export interface ResolverHost {
   /** any file on disk, project-relative */
   fileExists(rel: string): boolean;
   /**
-   * A stamp of the file's content (size and mtime), null when absent: lets a resolver that reads many files' text
-   * (C#'s declared types) keep what it read of an unchanged file from one resolver to the next. Optional.
+   * The parse facts of an indexed file: its symbols and imports as the parse stage read them (the record of the
+   * build or update under way, else the stored one); null for a file with none (skipped: too large, binary).
+   * A resolver that binds names to the files declaring them (C#, Go) reads other files' declarations here, never
+   * from their text. Absent on a host that shows paths only.
    */
-  stampOf?(rel: string): string | null;
+  factsOf?(rel: RelPath): ParseFacts | null;
 }
 
 export interface Resolver {

@@ -145,4 +145,56 @@ describe('C# through the hook and updates', () => {
     assert.deepEqual(resolvedOf(indexOf(root)['src/Shop.Other/Report.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/Order.cs']);
     await assertSameAsRebuild(root, 'csharp-rules');
   });
+
+  it('declarations and usings inside #if blocks are read, and a class header a directive splits', async () => {
+    const root = tempProject({
+      'Lib/Async.cs': '#if HAVE_ASYNC\nusing System.Threading.Tasks;\n\nnamespace Lib\n{\n    internal static class AsyncUtils\n    {\n    }\n}\n#endif\n',
+      'Lib/Reader.cs': 'namespace Lib\n{\n    public partial class Reader\n#if HAVE_DISPOSABLE\n        : System.IDisposable\n#endif\n    {\n    }\n}\n',
+      'App/Program.cs': 'namespace App\n{\n#if NET\n    using Lib;\n#endif\n    class Program { Reader r; }\n}\n',
+      'App/Ext.cs': 'using Lib;\nnamespace App { class Ext { } }\n',
+    });
+    await buildIntel(root);
+    const files = indexOf(root);
+    assert.deepEqual(files['Lib/Reader.cs'].symbols.filter((s) => s.kind !== 'namespace').map((s) => `${s.namespace}.${s.name}`), ['Lib.Reader']);
+    assert.equal(files['Lib/Reader.cs'].syntaxError, null, 'read with the first branch of the #if');
+    assert.deepEqual(files['Lib/Async.cs'].symbols.find((s) => s.name === 'AsyncUtils'), { name: 'AsyncUtils', kind: 'class', line: 6, exported: false, namespace: 'Lib', static: true });
+    assert.deepEqual(resolvedOf(files['App/Program.cs'], 'Lib'), ['file:Lib/Reader.cs']);
+    assert.deepEqual(resolvedOf(files['App/Ext.cs'], 'Lib'), ['file:Lib/Async.cs (inferred)'], 'no type used: the static class of the namespace');
+  });
+
+  it('in one process: a kept resolver sees the edited file\'s new names; a type moved to another namespace, a global using and a type removed re-resolve the files using them', async () => {
+    const root = tempProject({
+      'Core/Core.cs': 'namespace Core\n{\n    public class Money { }\n    public class Price { }\n}\n',
+      'Other/Other.cs': 'namespace Other;\npublic class Tax { }\n',
+      'App/Usings.cs': 'namespace App;\n',
+      'App/App.cs': 'using Core;\nnamespace App;\nclass A { Money m; Tax t; }\n',
+    });
+    await buildIntel(root);
+    const coreNames = (): string[] => indexOf(root)['App/App.cs'].imports.filter((i) => i.specifier === 'Core').map((i) => `${i.resolved.kind === 'file' ? i.resolved.path : i.resolved.kind} ${(i.targetNames ?? i.names).join(',')}`);
+    assert.deepEqual(coreNames(), ['Core/Core.cs Money']);
+    // a first update makes the resolver the next one keeps (no declaration of App.cs moves)
+    writeFileSync(path.join(root, 'App/App.cs'), 'using Core;\nnamespace App;\nclass A { Money m; Tax t; }\n// edited\n');
+    await updateIntel(root, ['App/App.cs']);
+    writeFileSync(path.join(root, 'App/App.cs'), 'using Core;\nnamespace App;\nclass A { Money m; Price p; Tax t; }\n');
+    await updateIntel(root, ['App/App.cs']);
+    assert.deepEqual(coreNames(), ['Core/Core.cs Money,Price']);
+    await assertSameAsRebuild(root, 'a newly used type');
+
+    writeFileSync(path.join(root, 'Core/Core.cs'), 'namespace Core\n{\n    public class Price { }\n}\nnamespace Other\n{\n    public class Money { }\n}\n');
+    await updateIntel(root, ['Core/Core.cs']);
+    assert.deepEqual(coreNames(), ['Core/Core.cs Price'], 'Money is no longer in Core');
+    await assertSameAsRebuild(root, 'a type moved to another namespace');
+
+    assert.deepEqual(resolvedOf(indexOf(root)['App/App.cs'], 'App', 'same-package'), ['builtin:App']);
+    writeFileSync(path.join(root, 'App/Usings.cs'), 'global using Other;\nnamespace App;\n');
+    const report = await updateIntel(root, ['App/Usings.cs']);
+    assert.ok(report.reresolved.includes('App/App.cs'));
+    assert.deepEqual(resolvedOf(indexOf(root)['App/App.cs'], 'App', 'same-package'), ['file:Core/Core.cs', 'file:Other/Other.cs'], 'Money and Tax through the global using');
+    await assertSameAsRebuild(root, 'a global using added');
+
+    writeFileSync(path.join(root, 'Other/Other.cs'), 'namespace Other;\n');
+    await updateIntel(root, ['Other/Other.cs']);
+    assert.deepEqual(resolvedOf(indexOf(root)['App/App.cs'], 'App', 'same-package'), ['file:Core/Core.cs']);
+    await assertSameAsRebuild(root, 'a type removed');
+  });
 });

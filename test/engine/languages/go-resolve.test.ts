@@ -56,7 +56,7 @@ describe('Go: packages are directories, resolved by the go command\'s rules thro
   it('exports: capitalised top-level names with kind and line, methods as Type.Method; purpose from the package doc', () => {
     const store = fixture.files['app/internal/store/store.go'];
     assert.deepEqual(store.exports.map((e) => `${e.name}:${e.kind}:${e.line}`), ['Store:struct:7', 'Getter:interface:12', 'Version:const:16', 'Shared:variable:19', 'New:function:23', 'Store.Get:function:25']);
-    assert.deepEqual(store.symbols.map((s) => s.name), ['Store', 'Getter', 'id', 'Version', 'build', 'Shared', 'local', 'New', 'Store.Get', 'Store.put', 'helper'], 'every name of a multi-name spec, never its commas');
+    assert.deepEqual(store.symbols.map((s) => s.name), ['store', 'Store', 'Getter', 'id', 'Version', 'build', 'Shared', 'local', 'New', 'Store.Get', 'Store.put', 'helper'], 'every name of a multi-name spec, never its commas (the package clause first, a namespace symbol)');
     assert.ok(store.symbols.some((s) => s.name === 'helper' && !s.exported));
     assert.ok(store.symbols.some((s) => s.name === 'Store.put' && !s.exported));
     assert.equal(store.docComment, 'Package store keeps the app\'s records in memory.');

@@ -89,4 +89,26 @@ describe('Go: names of the same package', () => {
     assert.deepEqual(samePackage(root, 'orders/orders_test.go'), ['orders/helper_test.go helper', 'orders/version.go New,Version']);
     await assertSameAsRebuild(root, 'the file removed');
   });
+
+  it('a package clause edited moves the file out of its package for the files using its names; a file too large to parse is reached inferred', async () => {
+    const root = tempProject({
+      'go.mod': 'module example.com/m\n\ngo 1.19\n',
+      'p/a.go': 'package p\n\nimport "strings"\n\nfunc A() string { return strings.Repeat(B(), Size) }\n',
+      'p/b.go': 'package p\n\nfunc B() string { return "b" }\n',
+      'p/tables.go': `package p\n\n// generated\nconst Size = 2\n\nvar table = [...]int{${'1, '.repeat(400)}}\n`,
+      '.planning/config.json': JSON.stringify({ intel: { maxFileBytes: 1000 } }),
+    });
+    await buildIntel(root);
+    assert.equal(index(root).files['p/tables.go'].skipped, 'too-large');
+    // Size is declared by no parsed file: the unparsed file of the package may declare it (not `strings`, an import)
+    assert.deepEqual(samePackage(root, 'p/a.go'), ['p/b.go B', 'p/tables.go Size ~']);
+    writeFile(root, 'p/b.go', 'package q\n\nfunc B() string { return "b" }\n');
+    await updateIntel(root, ['p/b.go']);
+    assert.deepEqual(samePackage(root, 'p/a.go'), ['p/tables.go B,Size ~'], 'a.go, not edited, no longer reaches b.go');
+    await assertSameAsRebuild(root, 'a package clause edited');
+    writeFile(root, 'p/b.go', 'package p\n\nfunc B() string { return "b" }\n');
+    await updateIntel(root, ['p/b.go']);
+    assert.deepEqual(samePackage(root, 'p/a.go'), ['p/b.go B', 'p/tables.go Size ~']);
+    await assertSameAsRebuild(root, 'the package clause back');
+  });
 });

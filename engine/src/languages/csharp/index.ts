@@ -1,7 +1,7 @@
 /** C#: `.cs` files (and `.csproj` project files), read by tree-sitter-c-sharp; usings bound to the files declaring the types used. */
 import type { FileType } from '../../types.js';
 import type { LanguageModule } from '../types.js';
-import { parseCsharp } from './parse.js';
+import { GRAMMAR, parseCsharp } from './parse.js';
 import { CsharpResolver } from './resolve.js';
 
 /** A test project's files (`X.Tests/`, `X.UnitTests/`, `X.IntegrationTests/`, `tests/`) and `*Tests.cs`. */
@@ -11,14 +11,14 @@ export const csharp: LanguageModule = {
   id: 'csharp',
   name: 'C#',
   extensions: ['.cs', '.csproj'],
-  grammar: 'tree-sitter-c-sharp.wasm',
+  grammar: GRAMMAR,
   parse: parseCsharp,
   // .csproj files are indexed (the resolver reads their ProjectReferences from the file set), so no config names
   configFiles: [],
   createResolver: (host) => new CsharpResolver(host),
-  // the resolver reads every file's namespaces, types and global usings
+  // the resolver reads every file's types (with namespace and static-ness) and global usings (resolve.ts)
   resolutionKey: ({ symbols, imports }) =>
-    JSON.stringify([symbols.map((s) => `${s.kind}:${s.name}`), imports.filter((i) => i.kind === 'import' && i.names.includes('*')).map((i) => i.specifier)]),
+    JSON.stringify([symbols.map((s) => `${s.kind}:${s.namespace ?? ''}:${s.name}:${s.static ? 's' : ''}`), imports.filter((i) => i.global).map((i) => `${i.specifier}:${i.names.join(',')}`)]),
   fileType(path): FileType | null {
     if (path.toLowerCase().endsWith('.csproj')) return 'config';
     if (TEST_FILE.test(path)) return 'test';

@@ -1,23 +1,28 @@
 /**
  * The facts of one C# file from its tree-sitter tree:
- * - `using N;`, `global using N;` (names `*`), `using static N.T;` (names `*`) and aliases `using A = N.T;` (at the
- *   top or in a namespace block): one import each, the namespace or type as the specifier; plus one `same-package` import for the file's
- *   own namespace (C# sees its types and its parents' without a using);
+ * - `using N;`, `global using N;` (names `*`, marked `global`), `using static N.T;` (names `*`) and aliases
+ *   `using A = N.T;` (at the top or in a namespace block): one import each, the namespace or type as the specifier;
+ *   plus one `same-package` import for the file's own namespace (C# sees its types and its parents' without a using);
  * - the type names the file uses (capitalised identifiers where a type may stand: bases, `new`, declarations,
  *   generic arguments, `typeof`, casts, attributes as `X` and `XAttribute`, the receiver of `X.Member`), minus the types
  *   it declares itself, plus every `partial` type it declares a part of (its other parts, in other files, are the same
- *   type: the file uses their members): the names of every one of those imports, so the resolver can bind each to the
- *   files of the namespace that declare it, as the compiler binds a simple name through the usings in scope;
+ *   type: the file uses their members): the names of the `same-package` import, which the resolver binds through the
+ *   file's own namespace and through each plain `using N;` (those keep no names of their own), as the compiler binds
+ *   a simple name through the usings in scope;
  * - usings, namespaces and types inside `#if` / `#elif` / `#else` are read in every branch (the condition's symbols
  *   are no types);
  * - types at any nesting (classes, records, structs, interfaces, enums, delegates), exported when `public` (a nested
- *   type only when its container is too), with kind and line;
+ *   type only when its container is too), with kind, line, namespace (a nested type: its container's) and whether a
+ *   class is static (extension methods), and the namespaces the file declares: what the resolver reads of every file;
  * - the purpose: the `<summary>` of the XML doc comment above the first type, else of the file's first doc comment.
  * `.csproj` files are read as C# project files: no facts of their own, but the resolver reads their
  * `ProjectReference`s from them.
  */
 import type { ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
-import type { TsNode } from '../runtime.js';
+import { withTree, type TsNode } from '../runtime.js';
+
+/** the grammar the C# module reads with (index.ts) */
+export const GRAMMAR = 'tree-sitter-c-sharp.wasm';
 import { firstSyntaxError, lineOf, type ParseInput } from '../types.js';
 
 const TYPES: Record<string, SymbolKind> = {
@@ -124,7 +129,7 @@ class Reader {
       }
       const kind = TYPES[node.type];
       if (kind) {
-        this.type(node, kind, children, i, exported);
+        this.type(node, kind, children, i, exported, current);
         continue;
       }
       this.uses(node);
@@ -136,17 +141,23 @@ class Reader {
     if (name && !this.symbols.some((s) => s.kind === 'namespace' && s.name === name)) this.symbols.push({ name, kind: 'namespace', line: lineOf(at), exported: false });
   }
 
-  private type(node: TsNode, kind: SymbolKind, siblings: TsNode[], index: number, containerExported: boolean): void {
+  /** A type declaration in namespace `ns` (a nested type: its container's), and the types nested in it. */
+  private type(node: TsNode, kind: SymbolKind, siblings: TsNode[], index: number, containerExported: boolean, ns: string): void {
     const name = node.childForFieldName('name')?.text;
     const isPublic = containerExported && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'public');
     if (name) {
       this.declared.add(name);
       if (node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
-      if (!this.symbols.some((s) => s.name === name && s.kind !== 'namespace')) this.symbols.push({ name, kind, line: lineOf(node), exported: isPublic });
+      if (!this.symbols.some((s) => s.name === name && s.kind !== 'namespace' && (s.namespace ?? '') === ns)) {
+        const symbol: SymbolRecord = { name, kind, line: lineOf(node), exported: isPublic };
+        if (ns) symbol.namespace = ns;
+        if (kind === 'class' && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'static')) symbol.static = true;
+        this.symbols.push(symbol);
+      }
       if (this.firstTypeDoc === null) this.firstTypeDoc = xmlDocText(this.docLines(siblings, index));
     }
     for (const c of node.namedChildren) {
-      if (c.type === 'declaration_list') this.members(c.namedChildren, '', isPublic);
+      if (c.type === 'declaration_list') this.members(c.namedChildren, ns, isPublic);
       else if (c.type !== 'identifier' || c.startIndex !== node.childForFieldName('name')?.startIndex) this.uses(c);
     }
   }
@@ -174,7 +185,9 @@ class Reader {
     const isStatic = node.children.some((c) => !c.isNamed && c.type === 'static');
     const isGlobal = node.children.some((c) => !c.isNamed && c.type === 'global');
     const spec = target.text.replace(/\s+/g, '').replace(/^global::/, '').replace(/<.*$/, '');
-    this.imports.push({ specifier: spec, kind: 'import', names: alias ? [alias] : isStatic || isGlobal ? ['*'] : [], line: lineOf(node) });
+    const imp: ImportRecord = { specifier: spec, kind: 'import', names: alias ? [alias] : isStatic || isGlobal ? ['*'] : [], line: lineOf(node) };
+    if (isGlobal) imp.global = true;
+    this.imports.push(imp);
   }
 
   /** Collects the capitalised names used where a type may stand under `node`. */
@@ -213,13 +226,49 @@ class Reader {
   }
 }
 
-export function parseCsharp({ path, root }: ParseInput): ParsedFile {
-  if (path.toLowerCase().endsWith('.csproj')) return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError: null };
+/**
+ * The source as the compiler sees it with the first branch of every `#if` taken: directive lines and the lines of
+ * `#elif` / `#else` branches blanked (line numbers kept). For a file the grammar cannot read with its directives in
+ * place (one inside a class header: `class A\n#if X\n : IB\n#endif\n{`).
+ */
+export function firstBranch(source: string): string {
+  const open: boolean[] = []; // per open `#if`: whether its current branch is left out
+  let skipped = 0;
+  return source
+    .split('\n')
+    .map((line) => {
+      const directive = /^\s*#\s*(\w+)/.exec(line)?.[1];
+      if (directive === 'if') open.push(false);
+      else if ((directive === 'elif' || directive === 'else') && open.length && !open[open.length - 1]) (open[open.length - 1] = true, skipped++);
+      else if (directive === 'endif' && open.length && open.pop()) skipped--;
+      return directive !== undefined || skipped > 0 ? line.replace(/[^\r]/g, ' ') : line;
+    })
+    .join('\n');
+}
+
+function read(root: TsNode): Omit<ParsedFile, 'syntaxError'> {
   const r = new Reader();
   r.members(root.namedChildren, '', true);
+  // a plain `using N;` keeps no names: the resolver reads the file's used names off its same-package record
   const names = [...new Set([...[...r.used].filter((n) => !r.declared.has(n)), ...r.partial])].sort();
-  for (const imp of r.imports) if (imp.names.length === 0) imp.names = names;
   r.imports.push({ specifier: r.namespace || '(global namespace)', kind: 'same-package', names, line: 1 });
   const exports: ExportRecord[] = r.symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
-  return { imports: r.imports, exports, symbols: r.symbols, docComment: r.firstTypeDoc ?? r.firstDoc, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
+  return { imports: r.imports, exports, symbols: r.symbols, docComment: r.firstTypeDoc ?? r.firstDoc, moduleSystem: 'none' };
+}
+
+export function parseCsharp({ path, source, root }: ParseInput): ParsedFile {
+  if (path.toLowerCase().endsWith('.csproj')) return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError: null };
+  const error = firstSyntaxError(root);
+  // a syntax error where directives are: read the first branch of each instead, when that parses cleanly
+  if (error && /^\s*#\s*(if|elif|else|endif)\b/m.test(source)) {
+    const clean = withTree(GRAMMAR, firstBranch(source), (again) => (firstSyntaxError(again) ? null : read(again)));
+    if (clean) {
+      // the names the other branches use too, as far as the grammar read them
+      const own = clean.imports[clean.imports.length - 1];
+      const all = read(root).imports;
+      own.names = [...new Set([...own.names, ...all[all.length - 1].names])].sort();
+      return { ...clean, syntaxError: null };
+    }
+  }
+  return { ...read(root), syntaxError: error };
 }

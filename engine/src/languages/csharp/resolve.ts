@@ -3,8 +3,9 @@
  * compiler binds each simple type name a file uses through the usings in scope and its own namespace (and that
  * namespace's parents) to the namespace that declares it. This resolver does the same over the project's files:
  *
- * - each `.cs` file's declared types and their namespaces are read from its text (`namespace A.B;` or blocks, nested
- *   blocks joined: `class`, `struct`, `interface`, `enum`, `record`, `delegate`);
+ * - each `.cs` file's declared types, their namespaces, its static classes and its `global using`s are read from its
+ *   parse facts (ResolverHost.factsOf: the symbols and imports parse.ts gives), never from its text; a plain
+ *   `using N;` binds the names of the file's own-namespace record (parse.ts keeps them once, there);
  * - a file belongs to the project of the nearest `.csproj` above it; it sees the files of its own project and of the
  *   projects its `ProjectReference`s reach (transitively, as SDK-style projects do); without a `.csproj` every file;
  * - `using N;` (also `global using`) reaches the visible files of namespace N that declare a type the file uses: one
@@ -29,46 +30,6 @@ import type { ImportTarget, LanguageResolver } from '../types.js';
 
 /** namespace → type name → files declaring it (partial classes: several) */
 type Declarations = Map<string, Map<string, RelPath[]>>;
-
-const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|@?"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\bnamespace\s+([\w.]+)\s*([;{])|\b(?:(static)\s+(?:(?:partial|public|internal|unsafe)\s+)*)?(?:class|struct|interface|enum|record)\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)|\bdelegate\s+[\w.<>[\],?\s]+?\s([A-Za-z_]\w*)\s*[<(]|[{}]/g;
-
-/** The types a C# source declares, each with its namespace and whether it is a static class (extension methods). */
-export function declaredTypes(text: string): Array<[string, string, boolean]> {
-  const out: Array<[string, string, boolean]> = [];
-  const stack: Array<{ name: string; depth: number }> = [];
-  let fileScoped = '';
-  let depth = 0;
-  for (const m of text.matchAll(TOKEN)) {
-    const t = m[0];
-    if (t === '{') depth++;
-    else if (t === '}') {
-      depth--;
-      while (stack.length && stack[stack.length - 1].depth > depth) stack.pop();
-    } else if (m[1] !== undefined) {
-      if (m[2] === ';') fileScoped = m[1];
-      else {
-        const outer = stack.length ? stack[stack.length - 1].name : fileScoped;
-        depth++;
-        stack.push({ name: outer ? `${outer}.${m[1]}` : m[1], depth });
-      }
-    } else if (m[4] !== undefined || m[5] !== undefined) {
-      out.push([stack.length ? stack[stack.length - 1].name : fileScoped, (m[4] ?? m[5])!, m[3] !== undefined]);
-    }
-  }
-  return out;
-}
-
-interface FileFacts {
-  stamp: string;
-  types: Array<[string, string, boolean]>;
-  globalUsings: string[];
-}
-
-/**
- * What was read of each .cs file (root + path → its facts and stamp), for the process: a cold update (a new resolver
- * after the file set changed, or in a new process of the same worker) reads only the files whose stamp moved.
- */
-const FACTS = new Map<string, FileFacts>();
 
 export class CsharpResolver implements LanguageResolver {
   private readonly csFiles: RelPath[];
@@ -97,15 +58,18 @@ export class CsharpResolver implements LanguageResolver {
     const globals: Array<[RelPath, string]> = [];
     const statics = new Map<string, Set<RelPath>>();
     for (const f of this.csFiles) {
-      const { types, globalUsings } = this.factsOf(f);
-      for (const g of globalUsings) globals.push([f, g]);
-      for (const [ns, type, isStatic] of types) {
-        if (isStatic) statics.set(ns, (statics.get(ns) ?? new Set<RelPath>()).add(f));
+      const facts = this.host.factsOf?.(f);
+      if (!facts) continue;
+      for (const i of facts.imports) if (i.global && i.kind === 'import' && i.names.length === 1 && i.names[0] === '*') globals.push([f, i.specifier]);
+      for (const symbol of facts.symbols) {
+        if (symbol.kind === 'namespace') continue;
+        const ns = symbol.namespace ?? '';
+        if (symbol.static) statics.set(ns, (statics.get(ns) ?? new Set<RelPath>()).add(f));
         for (let n = ns; n; n = n.includes('.') ? n.slice(0, n.lastIndexOf('.')) : '') namespaces.add(n);
         const types = declarations.get(ns) ?? new Map<string, RelPath[]>();
-        const list = types.get(type) ?? [];
+        const list = types.get(symbol.name) ?? [];
         if (!list.includes(f)) list.push(f);
-        types.set(type, list);
+        types.set(symbol.name, list);
         declarations.set(ns, types);
       }
     }
@@ -152,20 +116,13 @@ export class CsharpResolver implements LanguageResolver {
     return this.read;
   }
 
-  /** A file's declared types and global usings, read from its text; kept across resolvers while its stamp holds. */
-  private factsOf(file: RelPath): FileFacts {
-    const key = `${this.host.root}\u0000${file}`;
-    const stamp = this.host.stampOf?.(file) ?? null;
-    const known = stamp === null ? undefined : FACTS.get(key);
-    if (known && known.stamp === stamp) return known;
-    const text = this.host.readFile(file) ?? '';
-    const facts: FileFacts = {
-      stamp: stamp ?? '',
-      types: declaredTypes(text),
-      globalUsings: [...text.matchAll(/^\s*global\s+using\s+([\w.]+)\s*;/gm)].map((m) => m[1].replace(/^global::/, '')),
-    };
-    if (stamp !== null) FACTS.set(key, facts);
-    return facts;
+  /**
+   * The names a statement binds: its own, or for a plain `using N;` (no names of its own) the type names the file
+   * uses, which its same-package record holds.
+   */
+  private namesOf(imp: ImportRecord, from: RelPath): readonly string[] {
+    if (imp.names.length || imp.kind !== 'import') return imp.names;
+    return this.host.factsOf?.(from)?.imports.find((i) => i.kind === 'same-package')?.names ?? [];
   }
 
   configFiles(): RelPath[] {
@@ -186,8 +143,9 @@ export class CsharpResolver implements LanguageResolver {
   }
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
-    const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${imp.names.join(',')}\u0000${imp.kind === 'same-package' ? from : ''}`;
-    return memoised(this.memo, key, () => this.compute(imp, from));
+    const names = this.namesOf(imp, from);
+    const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${names.join(',')}\u0000${imp.kind === 'same-package' ? from : ''}`;
+    return memoised(this.memo, key, () => this.compute(imp, names, from));
   }
 
   /** The visible files of namespace `ns` declaring one of `names`, each with the names it declares. */
@@ -204,7 +162,7 @@ export class CsharpResolver implements LanguageResolver {
     return out;
   }
 
-  private compute(imp: ImportRecord, from: RelPath): ImportTarget[] {
+  private compute(imp: ImportRecord, names: readonly string[], from: RelPath): ImportTarget[] {
     const { declarations, namespaces } = this.config;
     const spec = imp.specifier;
     const targets = (hits: Map<RelPath, string[]>, inferred = false): ImportTarget[] =>
@@ -213,7 +171,7 @@ export class CsharpResolver implements LanguageResolver {
       const hits = new Map<RelPath, string[]>();
       // the namespace and its parents, then the project's global usings
       const chain = (spec === '(global namespace)' ? [''] : spec.split('.').map((_, i, all) => all.slice(0, all.length - i).join('.')).concat('')).concat(this.config.globalUsings.get(this.config.projectOf.get(from) ?? '') ?? []);
-      const left = new Set(imp.names);
+      const left = new Set(names);
       for (const ns of chain) {
         for (const [f, names] of this.declaring(ns, [...left], from)) {
           hits.set(f, [...(hits.get(f) ?? []), ...names]);
@@ -227,8 +185,8 @@ export class CsharpResolver implements LanguageResolver {
     const framework = first === 'System' || first === 'Microsoft' || first === 'Windows';
     if (declarations.has(spec)) {
       // a global using binds nothing in its own file: every file of the project sees it through its own-namespace entry
-      if (imp.names.includes('*')) return [{ resolved: { kind: 'builtin', module: spec } }];
-      const hits = this.declaring(spec, imp.names, from);
+      if (names.includes('*')) return [{ resolved: { kind: 'builtin', module: spec } }];
+      const hits = this.declaring(spec, names, from);
       if (hits.size) return targets(hits);
       // a framework namespace the project adds a few types to (polyfills): the framework's, when none is used
       if (!framework) {
@@ -245,7 +203,7 @@ export class CsharpResolver implements LanguageResolver {
     const dot = spec.lastIndexOf('.');
     if (dot > 0 && declarations.get(spec.slice(0, dot))?.has(spec.slice(dot + 1))) {
       const hits = this.declaring(spec.slice(0, dot), [spec.slice(dot + 1)], from);
-      if (hits.size) return targets(hits).map((t) => ({ ...t, names: imp.names }));
+      if (hits.size) return targets(hits).map((t) => ({ ...t, names: [...names] }));
       return [{ resolved: unresolved(`${spec}: no file of ${spec.slice(0, dot)} that declares ${spec.slice(dot + 1)} is visible from this project (ProjectReference)`) }];
     }
     if (!framework && namespaces.has(spec)) return [{ resolved: unresolved(`${spec}: the project declares namespaces below it, no type in it`) }];

@@ -12,8 +12,8 @@ export const go: LanguageModule = {
   parse: parseGo,
   configFiles: GO_CONFIG_FILES,
   createResolver: (host) => new GoResolver(host),
-  // same-package names bind to the files declaring them (resolve.ts reads every file's package clause and names)
-  resolutionKey: ({ symbols }) => symbols.filter((s) => !s.name.includes('.')).map((s) => s.name).join('\n'),
+  // same-package names bind to the files declaring them (resolve.ts reads the package clause and package-level names)
+  resolutionKey: ({ symbols }) => symbols.filter((s) => !s.name.includes('.')).map((s) => `${s.kind === 'namespace' ? 'package ' : ''}${s.name}`).join('\n'),
   fileType(path): FileType | null {
     if (path.endsWith('_test.go')) return 'test';
     return null;

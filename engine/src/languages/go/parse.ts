@@ -1,7 +1,8 @@
 /**
- * The facts of one Go file from its tree-sitter tree: every import spec (the package's import path), the top-level
- * declarations (funcs, types, consts, vars, methods as `Type.Method`; a capitalised name is exported), and the
- * package doc comment (the comment right above the `package` clause).
+ * The facts of one Go file from its tree-sitter tree: every import spec (the package's import path), the package
+ * clause (a `namespace` symbol, not exported) and the top-level declarations (funcs, types, consts, vars, methods as
+ * `Type.Method`; a capitalised name is exported), and the package doc comment (the comment right above the `package`
+ * clause).
  *
  * Then what the language allows without an import: the unqualified names the file uses (identifiers and type names,
  * not selectors' fields nor a qualified type's name, not the predeclared ones, not the file's own top-level
@@ -191,7 +192,11 @@ export function parseGo({ root }: ParseInput): ParsedFile {
         break;
     }
   }
-  if (pkg) imports.push(...samePackage(root, pkg.name, pkg.line, new Set(symbols.map((s) => s.name))));
+  if (pkg) {
+    imports.push(...samePackage(root, pkg.name, pkg.line, new Set(symbols.map((s) => s.name))));
+    // the package clause, a symbol not exported: the resolver groups a folder's files by it (resolve.ts)
+    symbols.unshift({ name: pkg.name, kind: 'namespace', line: pkg.line, exported: false });
+  }
   const exports: ExportRecord[] = symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
   return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
 }

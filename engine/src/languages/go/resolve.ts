@@ -14,17 +14,18 @@
  *   path is an external module.
  *
  * A `same-package` record (parse.ts: the names a file uses without an import) reaches the other files of its folder
- * with the same package clause that declare one of those names at package level (declarations.ts reads them): a
+ * with the same package clause that declare one of those names at package level (their parse facts say: the
+ * package clause and top-level names, ResolverHost.factsOf): a
  * `_test.go` file sees every file of its package, a non-test file only the non-test ones (`go build` leaves tests
  * out); an external test package (`x_test`) is a package of its own. Every file declaring a name is reached (files
  * for different OSes or build tags may each declare it). Exact, except the record of names the file also declares
- * locally (inferred: a local may shadow them where they are used).
+ * locally (inferred: a local may shadow them where they are used), and names no file of the package declares while
+ * one of its files was not parsed (too large: generated tables): those reach that file, inferred.
  */
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
-import { goDeclarations, type GoDeclarations } from './declarations.js';
 import { memoised } from '../memo.js';
 
 export const GO_CONFIG_FILES = ['go.mod', 'go.work'] as const;
@@ -66,12 +67,6 @@ function directives(text: string, verb: string): string[] {
 /** The `(also local)` suffix of a same-package record whose names the file also declares locally (parse.ts). */
 const ALSO_LOCAL = ' (also local)';
 
-/**
- * What was read of each .go file (root + path → its stamp and declarations), for the process: a new resolver (after
- * the file set or a declaration changed) reads again only the files whose stamp moved.
- */
-const READ = new Map<string, GoDeclarations & { stamp: string }>();
-
 export class GoResolver implements LanguageResolver {
   /** folder → its package files, sorted */
   private readonly packages = new Map<string, RelPath[]>();
@@ -81,7 +76,10 @@ export class GoResolver implements LanguageResolver {
   private readonly goDirs = new Set<string>();
   private read: { modules: Map<string, GoModule>; workspaces: Map<string, string[]>; configFiles: RelPath[] } | null = null;
   private memo = new Map<string, ImportTarget[]>();
-  /** folder → package name → declared name → the files declaring it */
+  /**
+   * folder → package name → declared name → the files declaring it; `''` → the folder's files without facts (not
+   * parsed: too large), whose package and names are unknown
+   */
   private readonly declared = new Map<string, Map<string, Map<string, RelPath[]>>>();
 
   constructor(private readonly host: ResolverHost) {
@@ -141,8 +139,8 @@ export class GoResolver implements LanguageResolver {
   }
 
   forgetResults(): void {
+    // the declarations stay: a change to one makes a new resolver (index.ts resolutionKey)
     this.memo.clear();
-    this.declared.clear();
   }
 
   /** The module of a folder: the nearest go.mod above it. */
@@ -163,31 +161,28 @@ export class GoResolver implements LanguageResolver {
     }
   }
 
-  /** A file's package clause and package-level names, from its text; kept across resolvers while its stamp holds. */
-  private declarationsOf(file: RelPath): GoDeclarations {
-    const key = `${this.host.root}\u0000${file}`;
-    const stamp = this.host.stampOf?.(file) ?? null;
-    const known = stamp === null ? undefined : READ.get(key);
-    if (known && known.stamp === stamp) return known;
-    const read = goDeclarations(this.host.readFile(file) ?? '');
-    if (stamp !== null) READ.set(key, { ...read, stamp });
-    return read;
-  }
-
   /** The package-level names of a folder's files, by package clause (files the go command ignores left out). */
   private packagesIn(dir: string): Map<string, Map<string, RelPath[]>> {
     let byPackage = this.declared.get(dir);
     if (byPackage) return byPackage;
     byPackage = new Map();
     for (const f of this.goFiles.get(dir) ?? []) {
-      const { pkg, names } = this.declarationsOf(f);
-      if (pkg === null) continue;
+      const facts = this.host.factsOf?.(f);
+      if (!facts) {
+        const unread = byPackage.get('') ?? new Map<string, RelPath[]>([['', []]]);
+        unread.get('')!.push(f);
+        byPackage.set('', unread);
+        continue;
+      }
+      const pkg = facts.symbols.find((s) => s.kind === 'namespace')?.name;
+      if (pkg === undefined) continue;
       const byName = byPackage.get(pkg) ?? new Map<string, RelPath[]>();
       byPackage.set(pkg, byName);
-      for (const n of names) {
-        const list = byName.get(n) ?? [];
+      for (const s of facts.symbols) {
+        if (s.kind === 'namespace' || s.name.includes('.')) continue;
+        const list = byName.get(s.name) ?? [];
         list.push(f);
-        byName.set(n, list);
+        byName.set(s.name, list);
       }
     }
     this.declared.set(dir, byPackage);
@@ -201,21 +196,42 @@ export class GoResolver implements LanguageResolver {
     const byName = this.packagesIn(dirOf(from)).get(pkg);
     const fromTest = from.endsWith('_test.go');
     const names = new Map<RelPath, string[]>();
+    const unbound: string[] = [];
     for (const n of imp.names) {
+      let bound = false;
       for (const f of byName?.get(n) ?? []) {
         if (f === from || (!fromTest && f.endsWith('_test.go'))) continue;
         const list = names.get(f) ?? [];
         list.push(n);
         names.set(f, list);
+        bound = true;
       }
+      if (!bound) unbound.push(n);
     }
+    // a file of the folder that was not parsed (too large: generated tables) may declare what no other file does, but
+    // for the names of the packages the file imports: inferred (not for names the file also declares locally)
+    const unread = new Set<RelPath>();
+    const left = inferred || !unbound.length ? [] : this.withoutPackageNames(unbound, from);
+    if (left.length) for (const f of this.packagesIn(dirOf(from)).get('')?.get('') ?? []) if (fromTest || !f.endsWith('_test.go')) (unread.add(f), names.set(f, left));
     const out: ImportTarget[] = [...names.keys()].sort().map((path) => {
       const t: ImportTarget = { resolved: { kind: 'file', path }, names: names.get(path)! };
-      if (inferred) t.inferred = true;
+      if (inferred || unread.has(path)) t.inferred = true;
       return t;
     });
     // no other file declares them: the names are the file's locals, fields or the universe's
     return out.length ? out : [{ resolved: { kind: 'builtin', module: pkg } }];
+  }
+
+  /** `names` but those that name a package `from` imports (its path's last element, a `/vN` major version skipped). */
+  private withoutPackageNames(names: readonly string[], from: RelPath): string[] {
+    const packages = new Set<string>();
+    for (const i of this.host.factsOf?.(from)?.imports ?? []) {
+      if (i.kind !== 'import') continue;
+      const parts = i.specifier.split('/');
+      const last = /^v\d+$/.test(parts[parts.length - 1]) && parts.length > 1 ? parts[parts.length - 2] : parts[parts.length - 1];
+      packages.add(last.replace(/\.v\d+$/, '').replace(/^go-/, ''));
+    }
+    return names.filter((n) => !packages.has(n));
   }
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {

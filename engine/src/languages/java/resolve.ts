@@ -38,12 +38,6 @@ interface TypeRef {
   path: string;
 }
 
-/**
- * What was read of each .java file's type headers (root + path → the headers and the file's stamp), for the process:
- * a new resolver reads again only the files whose stamp moved.
- */
-const HEADERS = new Map<string, { stamp: string; headers: JavaTypeHeaders }>();
-
 /** What a file with no supertype and no member type gives the resolver (nothing to follow): shared, not kept per file. */
 const NOTHING: JavaTypeHeaders = { pkg: '', single: new Map(), onDemand: [], types: new Map() };
 const NONE = new Map<string, TypeRef>();
@@ -301,7 +295,7 @@ export class JavaResolver implements LanguageResolver {
     return [{ resolved: this.outside(`${name}.*`) }];
   }
 
-  /** The type headers of a project file, read from its text (type-headers.ts), kept while its stamp holds. */
+  /** The type headers of a project file, read from its text (type-headers.ts), once per resolver. */
   private headersOf(file: RelPath): JavaTypeHeaders {
     const mine = this.headersMemo.get(file);
     if (mine) return mine;
@@ -311,14 +305,8 @@ export class JavaResolver implements LanguageResolver {
   }
 
   private readHeaders(file: RelPath): JavaTypeHeaders {
-    const key = `${this.host.root}\u0000${file}`;
-    const stamp = this.host.stampOf?.(file) ?? null;
-    const known = stamp === null ? undefined : HEADERS.get(key);
-    if (known && known.stamp === stamp) return known.headers;
     const read = javaTypeHeaders(this.host.readFile(file) ?? '');
-    const headers = read.types.size > 1 || [...read.types.values()].some((t) => t.supertypes.length) ? read : NOTHING;
-    if (stamp !== null) HEADERS.set(key, { stamp, headers });
-    return headers;
+    return read.types.size > 1 || [...read.types.values()].some((t) => t.supertypes.length) ? read : NOTHING;
   }
 
   /** The files declaring the member types named in `names` that one of `types` (of `file`) inherits, with their names. */
