@@ -25,6 +25,7 @@ import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import { memoised } from '../memo.js';
+import { ownStrings } from '../../parse/own-strings.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
 /** namespace → type name → files declaring it (partial classes: several) */
@@ -164,6 +165,8 @@ export class CsharpResolver implements LanguageResolver {
       types: declaredTypes(text),
       globalUsings: [...text.matchAll(/^\s*global\s+using\s+([\w.]+)\s*;/gm)].map((m) => m[1].replace(/^global::/, '')),
     };
+    // own strings: a name cut out of the text is a view that would keep the whole file's text alive in FACTS
+    ownStrings(facts);
     if (stamp !== null) FACTS.set(key, facts);
     return facts;
   }

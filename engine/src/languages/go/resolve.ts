@@ -26,6 +26,7 @@ import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { goDeclarations, type GoDeclarations } from './declarations.js';
 import { memoised } from '../memo.js';
+import { ownStrings } from '../../parse/own-strings.js';
 
 export const GO_CONFIG_FILES = ['go.mod', 'go.work'] as const;
 
@@ -169,7 +170,8 @@ export class GoResolver implements LanguageResolver {
     const stamp = this.host.stampOf?.(file) ?? null;
     const known = stamp === null ? undefined : READ.get(key);
     if (known && known.stamp === stamp) return known;
-    const read = goDeclarations(this.host.readFile(file) ?? '');
+    // own strings: a name cut out of the text is a view that would keep the whole file's text alive in READ
+    const read = ownStrings(goDeclarations(this.host.readFile(file) ?? ''));
     if (stamp !== null) READ.set(key, { ...read, stamp });
     return read;
   }
