@@ -17,14 +17,15 @@ export function ownStrings<T>(value: T): T {
   return value;
 }
 
+/** `s` with its own storage (a string kept long after the text it was cut from is gone). */
 // `(' ' + s).slice(1)`: the concatenation is flattened into a new string on slicing, the source is no longer referenced
-const copy = (s: string): string => (s.length >= VIEW_MIN ? (' ' + s).slice(1) : s);
+export const ownString = (s: string): string => (s.length >= VIEW_MIN ? (' ' + s).slice(1) : s);
 
 function own(value: unknown): void {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      if (typeof v === 'string') value[i] = copy(v);
+      if (typeof v === 'string') value[i] = ownString(v);
       else if (v !== null && typeof v === 'object') own(v);
     }
     return;
@@ -33,7 +34,7 @@ function own(value: unknown): void {
   const o = value as Record<string, unknown>;
   for (const key in o) {
     const v = o[key];
-    if (typeof v === 'string') o[key] = copy(v);
+    if (typeof v === 'string') o[key] = ownString(v);
     else if (v !== null && typeof v === 'object') own(v);
   }
 }

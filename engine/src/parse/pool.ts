@@ -1,17 +1,24 @@
 /**
  * createParsePool: loads many files on worker threads, in batches, results in input order.
  * Small loads run in-process; the chunks of a worker that dies are loaded in-process, so no file is ever lost.
+ * Below 4 cores the files a tree-sitter grammar reads still go to one worker, while this thread loads the rest: the
+ * grammar runtime's WebAssembly memory (it grows to the largest parse and never shrinks) goes with the worker when the
+ * pool closes, instead of staying in the process for the rest of the build.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { KnownFacts, LoadedFile, RelPath } from '../types.js';
 import { prepareGrammars } from '../languages/parse.js';
+import { languageOf } from '../languages/registry.js';
 import { loadFile } from './load-file.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './worker.js';
 
 export interface ParsePoolOptions {
   maxFileBytes: number;
-  /** worker threads; default min(available parallelism, 4); 0 loads everything in-process */
+  /**
+   * worker threads for every file; 0 loads everything in-process. Default: defaultThreads(), and below 4 cores (no
+   * worker for babel) one worker for the files a tree-sitter grammar reads when a load has IN_PROCESS_BELOW of them.
+   */
   threads?: number;
   /** replaces the worker script (tests use it to simulate crashing workers) */
   workerScript?: URL;
@@ -43,12 +50,17 @@ export const IN_PROCESS_BELOW = 40;
 const MAX_CHUNK = 32;
 /** Chunks sent to a worker before it answers, so it never waits for the next message. */
 const CHUNKS_IN_FLIGHT = 2;
+/** While workers run, this thread loads its own share in slices of about this long, then lets their answers in. */
+const SLICE_MS = 10;
 
 interface Chunk {
   paths: RelPath[];
   known: (KnownFacts | null)[];
   done(results: LoadedFile[]): void;
 }
+
+const isGrammarFile = (path: RelPath): boolean => Boolean(languageOf(path)?.grammar);
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface PoolWorker {
   worker: Worker;
@@ -92,6 +104,9 @@ export function defaultThreads(): number {
 
 export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool & { stats(): ParsePoolStats } {
   const threads = Math.max(0, Math.floor(opts.threads ?? defaultThreads()));
+  // no worker for every file: the tree-sitter files of a large load still get one (see the module's comment)
+  const grammarWorker = opts.threads === undefined && threads === 0;
+  const workerCount = threads > 0 ? threads : grammarWorker ? 1 : 0;
   const setup: WorkerSetup = { root, maxFileBytes: opts.maxFileBytes, walked: opts.walked === true };
   const workers: PoolWorker[] = [];
   const queue: Chunk[] = [];
@@ -102,6 +117,10 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
   const loadInProcess = ({ paths, known }: Pick<Chunk, 'paths' | 'known'>): LoadedFile[] => {
     stats.inProcessFiles += paths.length;
     return paths.map((path, i) => loadFile(root, path, { maxFileBytes: opts.maxFileBytes, known: known[i], walked: setup.walked }));
+  };
+  /** a worker's chunk loaded here after all (it died, or none is left): its grammars first, which this thread may lack */
+  const takeBack = (chunk: Chunk): void => {
+    void prepareGrammars(chunk.paths).then(() => chunk.done(loadInProcess(chunk)));
   };
 
   function dispatch(): void {
@@ -117,7 +136,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
     }
     // no live worker left (all crashed, or the pool was closed): finish in-process
     if (queue.length > 0 && !workers.some((pw) => !pw.dead)) {
-      for (const chunk of queue.splice(0)) chunk.done(loadInProcess(chunk));
+      for (const chunk of queue.splice(0)) takeBack(chunk);
     }
   }
 
@@ -128,7 +147,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
     workers.splice(workers.indexOf(pw), 1);
     const orphans = [...pw.inFlight.values()];
     pw.inFlight.clear();
-    for (const chunk of orphans) chunk.done(loadInProcess(chunk));
+    for (const chunk of orphans) takeBack(chunk);
     dispatch();
   }
 
@@ -149,7 +168,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
         stats.workerFiles += response.results.length;
         chunk.done(response.results);
       } else {
-        chunk.done(loadInProcess(chunk));
+        takeBack(chunk);
       }
       if (pw.inFlight.size === 0) worker.unref();
       dispatch();
@@ -162,13 +181,20 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
 
   return {
     async load(paths, onProgress, knownByPath) {
-      // the tree-sitter grammars these files need, here too: a worker that dies leaves its files to this thread
-      await prepareGrammars(paths);
       const total = paths.length;
       const known = paths.map((p) => knownByPath?.get(p) ?? null);
       // workers that keep dying are not started again
-      const workersUsable = threads > 0 && stats.workerFailures < threads * 2;
-      if (closed || !workersUsable || total < IN_PROCESS_BELOW) {
+      const workersUsable = !closed && workerCount > 0 && stats.workerFailures < workerCount * 2 && total >= IN_PROCESS_BELOW;
+      // which files the workers load (positions in `paths`): every file, or with grammarWorker the tree-sitter ones
+      let toWorkers: number[] = [];
+      const here: number[] = [];
+      if (workersUsable) {
+        for (let i = 0; i < total; i++) (threads > 0 || isGrammarFile(paths[i]) ? toWorkers : here).push(i);
+        if (toWorkers.length < IN_PROCESS_BELOW) toWorkers = [];
+      }
+      if (toWorkers.length === 0) {
+        // the tree-sitter grammars these files need, loaded before parsing (which is synchronous)
+        await prepareGrammars(paths);
         const results: LoadedFile[] = [];
         for (let i = 0; i < total; i++) {
           results.push(loadFile(root, paths[i], { maxFileBytes: opts.maxFileBytes, known: known[i], walked: setup.walked }));
@@ -177,27 +203,37 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
         stats.inProcessFiles += total;
         return results;
       }
-      if (workers.length === 0) for (let i = 0; i < threads; i++) spawn();
+      if (workers.length === 0) for (let i = 0; i < workerCount; i++) spawn();
 
-      // enough chunks to keep every worker busy to the end, none larger than MAX_CHUNK
-      const size = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(total / (Math.max(1, workers.length) * 4))));
       const results: LoadedFile[] = new Array(total);
       let done = 0;
       return new Promise<LoadedFile[]>((resolve) => {
-        for (let offset = 0; offset < total; offset += size) {
-          const start = offset;
-          queue.push({
-            paths: paths.slice(start, start + size),
-            known: known.slice(start, start + size),
-            done(chunkResults) {
-              for (let i = 0; i < chunkResults.length; i++) results[start + i] = chunkResults[i];
-              done += chunkResults.length;
-              onProgress?.(done, total);
-              if (done === total) resolve(results);
-            },
-          });
+        const settle = (at: readonly number[], loaded: LoadedFile[]): void => {
+          for (let k = 0; k < loaded.length; k++) results[at[k]] = loaded[k];
+          done += loaded.length;
+          onProgress?.(done, total);
+          if (done === total) resolve(results);
+        };
+        // enough chunks to keep every worker busy to the end, none larger than MAX_CHUNK
+        const size = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(toWorkers.length / (Math.max(1, workers.length) * 4))));
+        for (let offset = 0; offset < toWorkers.length; offset += size) {
+          const at = toWorkers.slice(offset, offset + size);
+          queue.push({ paths: at.map((i) => paths[i]), known: at.map((i) => known[i]), done: (loaded) => settle(at, loaded) });
         }
         dispatch();
+        // the rest here, in slices, so that the workers' answers come in and they get their next chunks meanwhile
+        if (here.length === 0) return;
+        void (async () => {
+          await prepareGrammars(here.map((i) => paths[i]));
+          let since = performance.now();
+          for (const i of here) {
+            settle([i], loadInProcess({ paths: [paths[i]], known: [known[i]] }));
+            if (performance.now() - since >= SLICE_MS) {
+              await nextTurn();
+              since = performance.now();
+            }
+          }
+        })();
       });
     },
 

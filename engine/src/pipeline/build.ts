@@ -10,7 +10,7 @@ import type { FileRecord, LoadedFile, RelPath } from '../types.js';
 import { TOOL_VERSION } from '../version.js';
 import { perfMark } from '../perf.js';
 import { BuildWriteError, writeAllArtifacts } from './artifacts.js';
-import { configFileStamps, recordFacts, resolverFor, type ProjectState } from './project-state.js';
+import { configFileStamps, configListing, recordFacts, resolverFor, type ProjectState } from './project-state.js';
 import { refreshStatusFacts } from './status.js';
 
 export type BuildPhase = 'scan' | 'parse' | 'resolve' | 'write';
@@ -86,7 +86,9 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   }
   progress('scan', 0, 1);
   // size and mtime only matter to reuse a file's facts: a first build needs none (the loader stats what it reads)
-  const scanned = await scanProject(root, config, { stats: previous.size > 0 });
+  // what the walk saw of config file names: stamping them then needs no stat per folder and name (presentConfigFiles)
+  const listed = configListing();
+  const scanned = await scanProject(root, config, { stats: previous.size > 0, onListed: listed.onListed });
   progress('scan', 1, 1);
   lap('scan');
 
@@ -131,7 +133,7 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   }
   loaded = undefined;
   previous.clear();
-  const state: ProjectState = { root, config, records, configFiles: configFileStamps(root, resolver, records.keys()) };
+  const state: ProjectState = { root, config, records, configFiles: configFileStamps(root, resolver, records.keys(), listed.listing) };
   lap('resolve');
 
   const builtAt = new Date().toISOString();

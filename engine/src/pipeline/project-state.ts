@@ -128,9 +128,9 @@ export function configListing(): { onListed: (rel: string, entries: readonly Dir
  * mtimes of every config file the resolver read, and of those present where it looks (presentConfigFiles), to
  * notice later that resolution must be redone.
  */
-export function configFileStamps(root: string, resolver: Resolver, files: Iterable<RelPath>): Record<RelPath, number> {
+export function configFileStamps(root: string, resolver: Resolver, files: Iterable<RelPath>, listing?: FolderListing): Record<RelPath, number> {
   const stamps: Record<RelPath, number> = {};
-  for (const rel of [...new Set([...resolver.configFiles(), ...presentConfigFiles(root, files)])].sort()) stamps[rel] = mtimeOf(root, rel);
+  for (const rel of [...new Set([...resolver.configFiles(), ...presentConfigFiles(root, files, listing)])].sort()) stamps[rel] = mtimeOf(root, rel);
   return stamps;
 }
 

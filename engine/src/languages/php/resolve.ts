@@ -25,6 +25,7 @@ import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import { memoised } from '../memo.js';
+import { ownString } from '../../parse/own-strings.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
 export const PHP_CONFIG_FILES = ['composer.json', 'composer.lock'] as const;
@@ -221,7 +222,8 @@ export class PhpResolver implements LanguageResolver {
   private declaredNamespace(file: RelPath): string {
     let ns = this.namespaceOf.get(file);
     if (ns === undefined) {
-      ns = NAMESPACE.exec(this.host.readFile(file) ?? '')?.[1] ?? '';
+      // its own string: a match is a view that would keep the file's text alive as long as this resolver
+      ns = ownString(NAMESPACE.exec(this.host.readFile(file) ?? '')?.[1] ?? '');
       this.namespaceOf.set(file, ns);
     }
     return ns;

@@ -124,7 +124,9 @@ export class PythonResolver implements LanguageResolver {
   }
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
-    const key = `${from}\u0000${imp.specifier}\u0000${imp.names.join(',')}`;
+    // what a statement reaches depends on the importing file's folder and whether it is a stub, not on its name:
+    // the files of one package share the answers (fewer to compute and hold in a large build)
+    const key = `${dirOf(from)}\u0000${from.endsWith('.pyi') ? 'i' : ''}\u0000${imp.specifier}\u0000${imp.names.join(',')}`;
     return memoised(this.memo, key, () => this.compute(imp, from));
   }
 
