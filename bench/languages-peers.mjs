@@ -236,8 +236,8 @@ async function scale(trees, files) {
       const r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', m.tree, '--no-cache', '--json'], { cwd: m.tree, method });
       if (r.exitCode !== 0) throw new Error(`scale ${name} failed, log ${r.logFile}`);
       const text = fs.readFileSync(r.logFile, 'utf8');
-      const indexed = JSON.parse(text.slice(text.indexOf('{'))).files;
-      out[name] = { copies: m.copies, files: indexed, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
+      const { files: indexed, edges } = JSON.parse(text.slice(text.indexOf('{')));
+      out[name] = { copies: m.copies, files: indexed, edges, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
       log(`scale ${name}: ${indexed} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, wall ${r.wallMs.toFixed(0)} ms`);
     }
   }
@@ -291,13 +291,13 @@ function memorySection(out) {
   const L = [START[2], '### Memory per language (bench/languages-peers.mjs)', ''];
   const s = out.scale;
   L.push(`Memory of a cold build (\`intel build --no-cache\`) at about ${out.files} files, copies of each tree, peak RSS (max of 2) and wall (min of 2), ${s.method}:`, '');
-  L.push('| language | copies | files indexed | peak RSS | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  L.push('| language | copies | files indexed | internal dependencies | peak RSS | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const name of ['python', 'go', 'js/ts']) {
     const r = s[name];
     if (!r) continue;
-    L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
+    L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.edges ?? '?'} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
   }
-  L.push('', 'The tree-sitter runtime (its WebAssembly memory grows to the largest file\'s parse and never shrinks) lives on a parse worker: below 4 cores the tree-sitter files of a large load go to one worker while the main thread loads the JS/TS ones (`parse/pool.ts`), and the runtime goes with the worker when the parse phase ends. The parse results and the resolvers\' caches of what they read of a file hold their own strings, not views into the file text (`parse/own-strings.ts`). What a Go build still holds beyond a JS/TS one of as many files: more record entries (an import reaches every file of its package, one entry per file; same-package names), and the resolve phase reads every .go file again for its package-level names. GSD_PERF=1 prints RSS and heap after each phase.');
+  L.push('', 'The tree-sitter runtime (its WebAssembly memory grows to the largest file\'s parse and never shrinks) lives on a parse worker: below 4 cores the tree-sitter files of a large load go to one worker while the main thread loads the JS/TS ones (`parse/pool.ts`), and the runtime goes with the worker when the parse phase ends. The parse results and the resolvers\' caches of what they read of a file hold their own strings, not views into the file text (`parse/own-strings.ts`). What a Go build still holds beyond a JS/TS one of as many files is more graph: an import reaches every file of its package (one edge and one record entry per file) and files reach the files of their own package that declare the names they use, so the Go tree has more internal dependencies per file than the JS/TS tree (the column of internal dependencies), and the write phase (entity pages, graph.db, index.json) grows with them. GSD_PERF=1 prints RSS and heap after each phase.');
   L.push('', 'The machine is shared: the ratios come from the same rounds.');
   L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs --no-peers --no-hooks\` (${out.date}).`, END[2]);
   return L.join('\n');
