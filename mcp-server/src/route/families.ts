@@ -265,8 +265,11 @@ function mendTypos(q: string): string {
 }
 
 /** The first family whose words a question holds (the link grammar read before the definition's words), or search. */
+/** a text with its paths blanked out (same length): a family's words inside a path ("rich/status.py") are not the question's */
+const maskPaths = (text: string) => text.replace(/[^\s,;?!()"`']+/g, (w) => (isPathLike(w.replace(/[.:]+$/, '')) ? '_'.repeat(w.length) : w));
+
 function readRules(q: string, phase: string | null): { family: Family; matched: string; rest: string } {
-  const lower = q.toLowerCase();
+  const lower = maskPaths(q.toLowerCase());
   let family: Family = 'search';
   let matched = '';
   let rest = q;
@@ -277,7 +280,7 @@ function readRules(q: string, phase: string | null): { family: Family; matched: 
         return l;
       }
     }
-    const m = (f === 'status' ? re.exec(q) : null) ?? re.exec(lower);
+    const m = (f === 'status' ? re.exec(maskPaths(q)) : null) ?? re.exec(lower);
     if (!m) continue;
     family = f;
     matched = m[0];
@@ -327,7 +330,7 @@ export function classify(query: string): Classified {
     // a question that names a file asks about the file (its links) before where a name is
     const fallback = subjectWords(q).some((w) => w.includes('/') || /\.[cm]?[jt]sx?$/i.test(w)) ? [links, where] : [where, links];
     for (const [f, re] of fallback) {
-      const m = re.exec(lower);
+      const m = re.exec(maskPaths(lower));
       if (!m) continue;
       family = f;
       matched = m[0];
