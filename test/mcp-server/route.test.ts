@@ -168,6 +168,65 @@ describe('mcp server: route', () => {
     assert.equal(step(a, 'search').data.results[0].path, 'src/auth/password.ts');
   });
 
+  it('a file named by a question no family reads: a combined answer, both directions of the file, far smaller than a search', async () => {
+    const f1 = 'src/db/client.ts';
+    const a = await ask(`hmm, ${f1}?`);
+    assert.equal(a.family, 'links');
+    assert.deepEqual(plan(a), [{ tool: 'file_context', args: { file: f1 } }]);
+    assert.ok(a.notes.some((n: string) => /not read with confidence: answered both ways/.test(n)), a.notes.join('; '));
+    const whole = await f.s.ok<Answer>('file_context', { file: f1 });
+    const d = step(a, 'answer').data;
+    assert.equal(d.path, f1);
+    assert.deepEqual(d.dependents, whole.dependents);
+    assert.deepEqual(d.dependencies, whole.dependencies);
+    assert.ok(d.dependents.total > 0 && d.dependencies.total >= 0);
+    const search = await f.s.ok<Answer>('query_intel', { query: f1 });
+    assert.ok(tokens(a) < tokens(search), `combined ${tokens(a)} tokens, search ${tokens(search)}`);
+    // a confidently read question keeps its targeted answer
+    assert.equal((await ask(`who imports ${f1}?`)).family, 'dependents');
+  });
+
+  it('a name declared once, named by a question no family reads: where it is declared, then the files importing it', async () => {
+    const a = await ask('createSession ... thoughts?');
+    assert.equal(a.family, 'links');
+    assert.deepEqual(plan(a).map((p: Answer) => p.tool), ['verify_artifact', 'blast_radius']);
+    assert.deepEqual(step(a, 'answer').data.locations[0], { path: 'src/auth/session.ts', line: 5, detail: 'exported function declaration' });
+    const users = await f.s.ok<Answer>('blast_radius', { file: 'src/auth/session.ts', symbol: 'createSession', max_depth: 1 });
+    assert.equal(step(a, 'users').ok, true);
+    assert.deepEqual(step(a, 'users').data.by_depth, users.by_depth);
+    // a vague word stays a search
+    assert.equal((await ask('frobnicate the password widgets', { mode: 'plan' })).family, 'search');
+  });
+
+  it('reads what-if framing, "a dependency on", conditions, downstream/upstream and the question over a side clause', async () => {
+    const f1 = 'src/db/client.ts';
+    const cases: Array<[string, string]> = [
+      // a consequence or what-if framing asks for the dependents
+      [`if I break ${f1}, which files stop compiling`, 'impact'],
+      [`which modules would i have to touch if ${f1} moved`, 'impact'],
+      // "a dependency on F": what has it depends on F; F having one depends on something
+      [`can u list the files with a dependency on ${f1}`, 'dependents'],
+      // a condition's file brings the others in
+      [`what other modules get loaded when ${f1} is loaded`, 'imports'],
+      [`what is downstream of ${f1}`, 'dependents'],
+      [`what is upstream of ${f1}`, 'imports'],
+      [`refs to ${f1}`, 'dependents'],
+      [`what files reach for ${f1}`, 'dependents'],
+    ];
+    for (const [q, family] of cases) {
+      const a = await ask(q, { mode: 'plan' });
+      assert.equal(a.family, family, q);
+      assert.equal(a.subject.path, f1, q);
+    }
+    for (const q of ['goto def hashPassword', 'I keep seeing hashPassword referenced, where is it actually defined?']) {
+      const d = await ask(q, { mode: 'plan' });
+      assert.equal(d.family, 'definition', q);
+      assert.equal(d.subject.symbol, 'hashPassword', q);
+    }
+    // without a pronoun for the subject the whole question decides: the side clause names the file, the last clause asks
+    assert.equal((await ask(`i'm moving ${f1} into another package, what does it import that would have to come along?`, { mode: 'plan' })).family, 'imports');
+  });
+
   it('reads a question\'s links as people write them: any inflection, the file first or last, nouns, passives', async () => {
     const f1 = 'src/db/client.ts';
     const cases: Array<[string, string]> = [

@@ -41,9 +41,9 @@ export interface Classified {
 const RULES: Array<[Family, RegExp]> = [
   ['similar_work', /\b(similar|previous|past|prior|earlier|related)\s+(work|phases?|plans?|tasks?|changes?|summar(?:y|ies))\b|\bhave we (?:ever |already )?(?:done|built|implemented|solved)\b|\bdone (?:this|that|something like (?:this|that)) before\b/],
   ['phase_files', /\b(?:what|which)\b[^?]*?\b(?:matters?|relevant|files?|code|modules?)\b[^?]*?\bfor\b[^?]*?\b(?:phase|goal|milestone|task|feature)\b|\b(?:files?|code)\s+(?:relevant|that matters?|needed)\s+(?:to|for)\b|\bwhat matters for\b|\brelevant files?\s+(?:for|to)\b|\bwhere (?:do|should) i (?:start|look) (?:for|to)\b/],
-  ['impact', /\b(?:impact(?:s|ed|ing)?|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b/],
+  ['impact', /\b(?:impact(?:s|ed|ing)?|blast[- ]radius|ripple|(?:what|which)(?: files?)? (?:would |will |might )?breaks?|breaks? if|affected by|safe to (?:change|delete|remove|rename|edit|modify|refactor)|if (?:i|we) (?:change|delete|remove|rename|modify|edit|refactor)|consequences? of (?:changing|deleting|removing))\b|\bif (?:i|we|you|someone|anyone) (?:break|breaks|broke|move|moved|split|touch|touched|drop|replace|rewrite|delete|remove|rename|change)\b|\bif\b[^?]*\b(?:moved|changed|deleted|removed|renamed|broke|broken|breaks|goes away|disappeared|split)\b|\bstops? (?:compiling|building|working|loading)\b|\b(?:have|need|needs) to (?:touch|update|fix|change|edit)\b[^?]*\bif\b/],
   ['hotspots', /\b(?:most (?:depended[- ]on|depended upon|used|imported|important|central|critical|shared)|hotspots?|core files|central files|key files|riskiest files)\b/],
-  ['definition', /\bwhere (?:is|are|'s)\b(?<subject>.*)\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\b(?:files?|modules?) (?:that |which )?(?:with|contains?|containing|has|having|holds?|defines?|defining|declares?|declaring|exports?|implements?)\b|\b(?:definition|declaration|location|source|defn|decl|def|file|line) (?:of|for)\b|\bpath to\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b/],
+  ['definition', /\bwhere (?:is|are|'s)\b(?<subject>.*)\b(?:defined|declared|implemented|located|lives?|exported|written)\b|\b(?:files?|modules?) (?:that |which )?(?:with|contains?|containing|has|having|holds?|defines?|defining|declares?|declaring|exports?|implements?)\b|\b(?:definition|declaration|location|source|defn|decl|def|file|line) (?:of|for)\b|\bpath to\b|\bfind (?:the )?(?:definition|declaration|file)\b|\bwhere (?:is|are|'s)\s+\S+\s*\??$|\b(?:go|take me|bring me|navigate|jump) to\b|\bgoto\b|\b(?:def|defn|decl)\b/],
   ['status', /\b(?:status|progress|dashboard|dash|leases?|leased|current phase|next phase|how far|pending requirements?|requirements? (?:left|open|done|pending|complete))\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/],
   ['architecture', /\b(?:architecture|overview|structure|layout|organi[sz]ed|organi[sz]ation|big picture|high[- ]level|entry points?|map of)\b/],
   ['conventions', /\b(?:conventions?|patterns?|coding style|code style|style guide|naming|idioms?|how (?:are|do we|should (?:i|we)) .+ (?:written|structured|named|organi[sz]ed|tested|laid out))\b/],
@@ -59,7 +59,7 @@ const LINK_RULES_AFTER = 4;
  */
 const LINK_VERBS = ['import', 'depend', 'use', 'require', 'need', 'rely', 'pull', 'bring', 'load', 'reference', 'consume', 'call', 'include'];
 /** nouns for the files that link TO a file (its dependents), beyond the verbs' agent nouns ("importer", "user") */
-const AGENT_NOUNS = new Set(['dependent', 'dependents', 'dependant', 'dependants', 'usage', 'usages', 'reliant', 'callers', 'caller']);
+const AGENT_NOUNS = new Set(['dependent', 'dependents', 'dependant', 'dependants', 'usage', 'usages', 'reliant', 'callers', 'caller', 'refs']);
 /** an agent noun that is an adjective before "on": "F is dependent on", "files reliant upon F" read as the verb */
 const ADJECTIVE_ON = new Set(['dependent', 'dependant', 'reliant']);
 /** a form of "make" before a verb's noun makes it the verb: "files that make use of F", "what does F make use of" */
@@ -76,7 +76,7 @@ const PHRASAL: Array<[string[], string[]]> = [
   [['sit', 'sits', 'sitting', 'sat'], ['on', 'upon']],
   [['count', 'counts', 'counting', 'counted'], ['on', 'upon']],
   [['draw', 'draws', 'drawing', 'drew', 'drawn'], ['on', 'upon', 'from']],
-  [['reach', 'reaches', 'reaching', 'reached'], ['into']],
+  [['reach', 'reaches', 'reaching', 'reached'], ['into', 'for']],
   [['hook', 'hooks', 'hooking', 'hooked'], ['into']],
 ];
 const PARTICLES: Map<string, string[]> = new Map(PHRASAL.flatMap(([forms, ps]) => forms.map((f) => [f, ps] as [string, string[]])));
@@ -123,7 +123,7 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
   const raw = q.split(/[\s,;!?()"]+/).filter(Boolean);
   const toks = raw.map((t) => t.replace(/^[`'"]+|[`'".:]+$/g, ''));
   const low = toks.map((t) => t.toLowerCase().replace(/'s$/, ''));
-  const isLink = (i: number) => INFLECTIONS.has(low[i]!) || OBJECT_NOUNS.has(low[i]!);
+  const isLink = (i: number) => INFLECTIONS.has(low[i]!) || OBJECT_NOUNS.has(low[i]!) || low[i] === 'downstream' || low[i] === 'upstream';
   // where the file stands: a path or code name, then "it" after it ("F: who imports it?"), else the last subject word
   let pos = toks.findIndex((t) => isPathLike(t));
   // a code name: camelCase or snake_case anywhere, a capitalised word past the first ("who uses Compiler")
@@ -143,7 +143,10 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
   const matched: number[] = [];
   const reverse = low.some((w) => w === 'incoming' || w === 'inbound' || w === 'reverse');
   const outgoing = low.includes('outgoing') || low.includes('outbound');
+  // a condition's words ("… when F is loaded") are not a second link of the question
+  let condition = low.length;
   for (let i = 0; i < low.length; i++) {
+    if (i > condition) break;
     const w = low[i]!;
     // the subject itself ("who imports Dependency") and a capitalised name are never link words
     if (i === pos || (i > 0 && /^[A-Z]/.test(toks[i]!))) continue;
@@ -163,6 +166,13 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
     else if (inf && ((inf.form === 'agent' && ADJECTIVE_ON.has(w) && ['on', 'upon'].includes(next)) || (LIGHT_VERBS.has(prev) && inf.form === 'active'))) {
       vote = at > i ? 'dependents' : 'imports';
       if (LIGHT_VERBS.has(prev)) matched.push(i - 1);
+    } else if (w === 'downstream' || w === 'upstream') {
+      // what is downstream of F depends on F (its dependents); upstream of F is what F depends on
+      vote = (at > i) === (w === 'downstream') ? 'dependents' : 'imports';
+    } else if (OBJECT_NOUNS.has(w) && ['on', 'upon'].includes(next)) {
+      // "a dependency on F": what has it depends on F; "F has a dependency on …": F depends
+      vote = at > i ? 'dependents' : 'imports';
+      matched.push(i + 1);
     } else if (OBJECT_NOUNS.has(w) && !(w === 'imports' && !DETERMINERS.has(prev) && !/'s$/.test(toks[i - 1]?.toLowerCase() ?? '') && !['of', 'for', 'in'].includes(next))) {
       vote = reverse || possessed(i) ? 'dependents' : 'imports';
     } else if (!inf || ASKERS.has(prev)) continue;
@@ -176,8 +186,11 @@ function readLinks(q: string): { family: Family; matched: string; rest: string }
       let j = i + 1;
       let inPrep = false;
       while (['on', 'upon', 'in', 'into'].includes(low[j] ?? '')) inPrep ||= /^in/.test(low[j++]!);
-      // "loaded before F", "needed for F": F is the one that needs it
-      vote = at > i && (['by', 'for', 'before'].includes(low[j] ?? '') || inPrep) ? 'imports' : 'dependents';
+      // "loaded before F", "needed for F": F is the one that needs it; "loaded when F is loaded": F brings it in
+      const cond = at > i ? low.slice(i + 1, at).findIndex((x) => ['when', 'whenever', 'once', 'after', 'if'].includes(x)) : -1;
+      const when = cond >= 0;
+      if (when) condition = i + 1 + cond;
+      vote = at > i && (['by', 'for', 'before'].includes(low[j] ?? '') || inPrep || when) ? 'imports' : 'dependents';
     } else vote = at > i ? 'dependents' : 'imports';
     if (outgoing) vote = 'imports';
     votes.add(vote);
@@ -204,7 +217,8 @@ const FILLER = new Set(
   picture high level high-level entry points map whole overall general similar previous past prior earlier before
   conventions convention patterns pattern style naming idioms else other incoming outgoing inbound outbound reverse rely relies relying
   depended needed loaded load loads pull pulls pulled link links linked references referenced edges can anywhere
-  everything anything everyone anyone parts part upon open see display has have had been being were dependant dependants`.split(/\s+/),
+  everything anything everyone anyone parts part upon open see display has have had been being were dependant dependants
+  downstream upstream refs`.split(/\s+/),
 );
 for (const [w, { form }] of INFLECTIONS) if (form === 'active' || form === 'passive') FILLER.add(w);
 
@@ -250,13 +264,12 @@ function mendTypos(q: string): string {
     .join('');
 }
 
-/** Classifies a question. Anything no rule matches is a `search`. */
-export function classify(query: string): Classified {
-  const q = mendTypos(query.trim());
-  const lower = q.toLowerCase();
-  const requirementIds = [...new Set([...q.matchAll(/\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/g)].map((m) => m[0]))];
-  const phase = /\bphase\s+(\d+(?:\.\d+)?)\b/i.exec(q)?.[1] ?? null;
-  const board = /\bleases?\b|\bleased\b/.test(lower) ? 'leases' : /\bdash(?:board)?\b/.test(lower) ? 'dashboard' : null;
+/** The first family whose words a question holds (the link grammar read before the definition's words), or search. */
+/** a text with its paths blanked out (same length): a family's words inside a path ("rich/status.py") are not the question's */
+const maskPaths = (text: string) => text.replace(/[^\s,;?!()"`']+/g, (w) => (isPathLike(w.replace(/[.:]+$/, '')) ? '_'.repeat(w.length) : w));
+
+function readRules(q: string, phase: string | null): { family: Family; matched: string; rest: string } {
+  const lower = maskPaths(q.toLowerCase());
   let family: Family = 'search';
   let matched = '';
   let rest = q;
@@ -264,11 +277,10 @@ export function classify(query: string): Classified {
     if (k === LINK_RULES_AFTER) {
       const l = phase ? null : readLinks(q);
       if (l && subjectWords(l.rest).length) {
-        ({ family, matched, rest } = l);
-        break;
+        return l;
       }
     }
-    const m = (f === 'status' ? re.exec(q) : null) ?? re.exec(lower);
+    const m = (f === 'status' ? re.exec(maskPaths(q)) : null) ?? re.exec(lower);
     if (!m) continue;
     family = f;
     matched = m[0];
@@ -277,7 +289,35 @@ export function classify(query: string): Classified {
     rest = (q.slice(0, m.index) + ' ' + inner + ' ' + q.slice(m.index + m[0].length)).trim();
     // "where is X defined", "how does X work": the subject is inside the matched words
     if (!subjectWords(rest).length) rest = q.slice(m.index, m.index + m[0].length);
-    break;
+    return { family, matched, rest };
+  }
+  return { family, matched, rest };
+}
+
+/** Classifies a question. Anything no rule matches is a `search`. */
+export function classify(query: string): Classified {
+  const q = mendTypos(query.trim());
+  const lower = q.toLowerCase();
+  const requirementIds = [...new Set([...q.matchAll(/\b[A-Z][A-Z0-9]{1,9}-\d{1,4}\b/g)].map((m) => m[0]))];
+  const phase = /\bphase\s+(\d+(?:\.\d+)?)\b/i.exec(q)?.[1] ?? null;
+  const board = /\bleases?\b|\bleased\b/.test(lower) ? 'leases' : /\bdash(?:board)?\b/.test(lower) ? 'dashboard' : null;
+  let { family, matched, rest } = readRules(q, phase);
+  // a side clause must not outweigh the question: "I keep seeing N referenced, where is it actually defined?" asks
+  // where N is defined. When a later clause is the question (it opens with a question word) and an earlier one is
+  // not, the question's clause decides the family; the whole text still gives the subject.
+  const clauses = q.split(/\s*(?:[,;]|\s[—–-]+\s)\s*/).filter((x) => x.trim());
+  const asks = (x: string) => /^(?:where|what|which|who|whom|whose|how|can|could|is|are|does|do)\b/i.test(x.trim());
+  const main = clauses.findIndex((x, i) => i > 0 && asks(x));
+  // the question's clause names the subject by a pronoun ("where is it defined"): read it with the side clause's file or name
+  const named = clauses.slice(0, Math.max(0, main)).join(' ').split(/\s+/).map((w) => w.replace(/^[`'"]+|[`'".:]+$/g, '')).find((w) => isPathLike(w) || isCodeName(w));
+  const asked = main > 0 ? clauses.slice(main).join(', ') : '';
+  if (named && /\bit\b/i.test(asked) && !clauses.slice(0, main).some(asks) && !/\?/.test(clauses.slice(0, main).join(' '))) {
+    const m = readRules(asked.replace(/\bit\b/i, named), phase);
+    if (m.family !== 'search' && m.family !== family) {
+      family = m.family;
+      matched = m.matched;
+      rest = m.rest;
+    }
   }
   // no family's words, but the question asks where something is, or about a file's links: the direction unclear,
   // `links` answers both directions (what it imports and what imports it)
@@ -290,7 +330,7 @@ export function classify(query: string): Classified {
     // a question that names a file asks about the file (its links) before where a name is
     const fallback = subjectWords(q).some((w) => w.includes('/') || /\.[cm]?[jt]sx?$/i.test(w)) ? [links, where] : [where, links];
     for (const [f, re] of fallback) {
-      const m = re.exec(lower);
+      const m = re.exec(maskPaths(lower));
       if (!m) continue;
       family = f;
       matched = m[0];

@@ -88,6 +88,32 @@ function planCode(family: Family, c: Classified, ctx: PlanContext, notes: string
   return { subject, steps: [codeStep(family, c, best.path, family === 'definition' ? best.symbol : exported)] };
 }
 
+/**
+ * The combined answer, for a question that names a file or a name declared once but whose words no family reads
+ * ("refs to F", "what files reach for F" before such words were known): right whatever was meant and far smaller
+ * than a text search. A file: the files importing it and the files it imports (counts and lists; a list over the
+ * budget is cut with its total and the call for the rest), then its exports. A name: where it is declared, then the
+ * files using it. Null when the question names neither outright (a vague name stays a search).
+ */
+function combined(c: Classified, reader: IntelReader): { subject: Subject; steps: PlanStep[] } | null {
+  const subject = resolveSubject(reader, c.rest);
+  const best = subject.candidates[0];
+  if (!best) return null;
+  if (subject.how === 'path' && !best.why.startsWith('file named')) {
+    return { subject, steps: [{ id: 'answer', tool: 'file_context', args: { file: best.path }, pick: ['path', 'dependents', 'dependencies', 'exports'], why: 'both directions: the files importing it and the project files it imports, then its exports' }] };
+  }
+  const declares = subject.candidates.filter((x) => x.symbol === best.symbol && x.why.startsWith('declares'));
+  if (subject.how === 'symbol' && best.symbol && declares.length === 1 && declares[0] === best) {
+    const steps: PlanStep[] = [{ id: 'answer', tool: 'verify_artifact', args: { must_exist: best.symbol, check_type: 'definition' }, why: `where ${best.symbol} is declared (file:line)` }];
+    const node = reader.nodes.get(reader.byPath.get(best.path) ?? '');
+    if (node?.exports.some((e) => e.name === best.symbol)) {
+      steps.push({ id: 'users', tool: 'blast_radius', args: { file: best.path, symbol: best.symbol, max_depth: 1 }, pick: ['file', 'symbol', 'total', 'by_depth'], why: `files that import ${best.symbol}` });
+    }
+    return { subject, steps };
+  }
+  return null;
+}
+
 /** Builds the plan of a question. */
 export function planQuestion(query: string, ctx: PlanContext): Plan {
   const c = classify(query);
@@ -96,7 +122,12 @@ export function planQuestion(query: string, ctx: PlanContext): Plan {
   let steps: PlanStep[] = [];
   let family = c.family;
   const area = subjectWords(c.rest).join(' ');
-  if (CODE_FAMILIES.has(family)) ({ subject, steps } = planCode(family, c, ctx, notes));
+  const both = family === 'search' && ctx.reader ? combined(c, ctx.reader) : null;
+  if (both) {
+    ({ subject, steps } = both);
+    family = 'links';
+    notes.push(`the question's intent was not read with confidence: answered both ways for ${both.subject.candidates[0]!.symbol ?? both.subject.candidates[0]!.path}`);
+  } else if (CODE_FAMILIES.has(family)) ({ subject, steps } = planCode(family, c, ctx, notes));
   else if (family === 'hotspots') steps = [{ id: 'hotspots', tool: 'hotspots', args: {}, why: 'files ranked by dependents' }];
   else if (family === 'architecture') {
     steps = [
