@@ -139,6 +139,63 @@ const WORDINGS = {
   },
 };
 
+// fresh held-out H: written by a fourth hand that had read neither the families' rules nor the sets above, committed
+// before any run
+WORDINGS.dependents.fresh8 = [
+  'before I rename {f}, what else in the repo pulls it in?',
+  'whats using {b}',
+  'list every file that requires {f}',
+  'if I change {b} what breaks',
+  'callers of {f}',
+  'which modules depend on {b}? need the full list',
+  'find references to {f} across the codebase',
+  'who consumes {b}',
+  'im about to delete {f} - anything still importing it?',
+  'reverse deps for {f}',
+  'show me the importers of {b} pls',
+  'where is {b} imported?',
+  'blast radius of editing {f}',
+  'does anything reference {b} or is it dead code?',
+  'files that use {f}',
+  'who dependson {b}',
+];
+WORDINGS.imports.fresh8 = [
+  'what does {f} import?',
+  'deps of {b}',
+  'what modules does {f} pull in',
+  'list the imports in {b}',
+  'before I move {f} I need to know everything it relies on',
+  'what files does {b} require',
+  "show {f}'s dependencies",
+  'which of our files does {b} use',
+  'outgoing imports for {f}',
+  'what does {b} need in order to load',
+  'what is {f} built on top of',
+  'imprts of {f}',
+  "I'm extracting {b} into its own package, what internal files does it depend on?",
+  'forward deps {f}',
+  'what does {b} bring in',
+  'give me everything {f} references',
+];
+WORDINGS.definition.fresh8 = [
+  'where is {n} defined?',
+  'find the definition of {n}',
+  'go to def {n}',
+  'which file declares {n}',
+  'where does {n} live',
+  '{n} - where is it',
+  'jump to {n}',
+  "where's {n} implemented",
+  'locate {n}',
+  'in which file is {n} declared? I want to read its source',
+  'wher is {n} defind',
+  'source of {n}',
+  'I keep seeing {n} used everywhere, where is it actually declared?',
+  'what file has {n}',
+  'def of {n}',
+  'show me where {n} is written',
+];
+
 const tokens = (v) => Math.ceil(JSON.stringify(v).length / 4);
 
 /** Top-level declarations by the TypeScript compiler's parser (not ours): name → [{ file, line, kind }]. */
@@ -182,9 +239,9 @@ function questions(truth, per, families = ['dependents', 'imports', 'definition'
   const qs = [];
   // each subject: every tuning wording in turn (i, i + per, …) and one held-out wording
   const push = (family, subjects, make) => subjects.forEach((s, i) => {
-    const { tuning, heldOut, fresh, fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, unread } = WORDINGS[family];
+    const { tuning, heldOut, fresh, fresh2, fresh3, fresh4, fresh5, fresh6, fresh7, fresh8, unread } = WORDINGS[family];
     const ws = [...tuning.filter((_, k) => k % subjects.length === i % subjects.length).map((w) => ['tuning', w]), ['heldOut', heldOut[i % heldOut.length]]];
-    for (const [set, list] of [['fresh', fresh], ['fresh2', fresh2], ['fresh3', fresh3], ['fresh4', fresh4], ['fresh5', fresh5], ['fresh6', fresh6], ['fresh7', fresh7], ['unread', unread]]) ws.push([set, list[(2 * i) % list.length]], [set, list[(2 * i + 1) % list.length]]);
+    for (const [set, list] of [['fresh', fresh], ['fresh2', fresh2], ['fresh3', fresh3], ['fresh4', fresh4], ['fresh5', fresh5], ['fresh6', fresh6], ['fresh7', fresh7], ['fresh8', fresh8], ['unread', unread]]) ws.push([set, list[(2 * i) % list.length]], [set, list[(2 * i + 1) % list.length]]);
     for (const [set, w] of ws) qs.push({ family, set, query: w.replace('{f}', s).replace('{b}', bare(s)).replace('{n}', s), ...make(s) });
   });
   if (families.includes('dependents')) push('dependents', spread(byCount(into), per), (f) => ({ file: f, want: [...new Set(into.get(f))].sort() }));
@@ -316,6 +373,7 @@ const SETS = [
   ['fresh5', 'fresh held-out E (another hand; first run 84.2 %, then seen and tuned on)'],
   ['fresh6', 'fresh held-out F (another hand, written before the rules were read; first run 85.4 %, then seen and tuned on)'],
   ['fresh7', 'fresh held-out G (a third hand, written before the rules were read and before any run; first run 81.3 %, then seen and tuned on)'],
+  ['fresh8', 'fresh held-out H (written by a fourth hand before any run; never tuned on)'],
 ];
 
 function section(runs) {
@@ -380,7 +438,7 @@ runMain(async () => {
   for (const p of OTHER_LANGUAGES) runs.push(await otherRun(p, opts.per));
   for (const p of PACKAGES) runs.push(await packageRun(p, opts.per));
   const all = runs.flatMap((r) => r.answers);
-  for (const set of ['tuning', 'heldOut', 'fresh', 'fresh2', 'fresh3', 'fresh4', 'fresh5', 'fresh6', 'fresh7', 'unread']) {
+  for (const set of ['tuning', 'heldOut', 'fresh', 'fresh2', 'fresh3', 'fresh4', 'fresh5', 'fresh6', 'fresh7', 'fresh8', 'unread']) {
     const xs = all.filter((x) => x.set === set);
     process.stdout.write(`${set}: ${pct(xs)} right (old judging ${pct(xs.map((x) => ({ ok: x.okOld ?? x.ok })))}), mean ${meanTokens(xs)} tokens\n`);
   }
