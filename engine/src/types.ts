@@ -79,6 +79,8 @@ export interface ImportRecord {
   reexports?: ReexportBinding[];
   /** C#: a `global using`, in scope in every file of its project */
   global?: true;
+  /** Java: a fully qualified type name written in the code (`a.b.C x;`), no import declaration: it imports nothing */
+  reference?: true;
 }
 
 export type ExportKind =
@@ -119,6 +121,8 @@ export interface SymbolRecord {
   namespace?: string;
   /** C#: a static class (where extension methods live) */
   static?: true;
+  /** Java: a private member type (a subtype does not inherit it) */
+  private?: true;
 }
 
 export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';

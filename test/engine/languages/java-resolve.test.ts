@@ -98,7 +98,7 @@ describe("Java: packages, source roots and imports resolved as javac finds types
       { name: 'Circle.kind', kind: 'function', line: 21 },
       { name: 'Circle.Builder', kind: 'class', line: 28 },
     ]);
-    assert.deepEqual(circle.symbols.map((s) => [s.name, s.exported, s.supertypes]), [['Circle', true, ['Shape']], ['Circle.Builder', true, undefined], ['CircleCache', false, undefined]], 'types and their member types, with their supertypes');
+    assert.deepEqual(circle.symbols.map((s) => [s.kind, s.name, s.exported, s.supertypes]), [['namespace', 'com.acme.core', false, undefined], ['class', 'Circle', true, ['Shape']], ['class', 'Circle.Builder', true, undefined], ['class', 'CircleCache', false, undefined]], 'the package, types and their member types, with their supertypes');
     assert.deepEqual(fixture.files[`${CORE}/Point.java`].exports, [{ name: 'Point', kind: 'class', line: 4 }]);
     assert.equal(fixture.files[`${CORE}/Marker.java`].exports[0].kind, 'interface');
     assert.deepEqual(fixture.files[`${CORE}/Kind.java`].exports.map((e) => e.name), ['Kind', 'Kind.ROUND', 'Kind.FLAT']);

@@ -60,11 +60,44 @@ describe('Java through incremental updates and the PostToolUse hook', () => {
     const index = () => (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files;
     assert.deepEqual(index()['src/p/Leaf.java'].imports.filter((i) => i.kind === 'same-package').map((i) => i.targetNames ?? i.names), [['Middle'], ['Event'], ['Mode', 'Part']]);
     assert.deepEqual(targetsOf(root, 'src/r/Uses.java', 'p.Leaf.*'), ['src/p/Leaf.java'], 'javac imports the member types Leaf declares through `import p.Leaf.*`, not those it inherits');
-    assert.deepEqual(index()['src/p/Base.java'].symbols.map((s) => [s.name, s.supertypes ?? []]), [['Base', ['Api']], ['Base.Mode', []], ['Base.Part', []], ['Base.Hidden', []]]);
+    // what the resolver reads of other files: their parse records (the package, types, supertypes, private-ness)
+    assert.deepEqual(index()['src/p/Base.java'].symbols.map((s) => [s.name, s.supertypes ?? [], s.private ?? false]), [['p', [], false], ['Base', ['Api'], false], ['Base.Mode', [], false], ['Base.Part', [], false], ['Base.Hidden', [], true]]);
+    // a member type no longer private is inherited: its users re-resolve (Leaf's own text did not change)
+    writeFile(root, 'src/p/Base.java', 'package p;\n\nimport q.Api;\n\npublic abstract class Base implements Api {\n  public enum Mode { A }\n  protected static class Part {}\n  static class Hidden {}\n}\n');
+    assert.ok((await updateIntel(root, ['src/p/Base.java'])).reresolved.includes('src/p/Leaf.java'));
+    assert.deepEqual(index()['src/p/Leaf.java'].imports.filter((i) => i.kind === 'same-package').map((i) => i.targetNames ?? i.names), [['Middle'], ['Event'], ['Hidden', 'Mode', 'Part']]);
+    await assertSameAsRebuild(root, 'java: a member type no longer private');
     writeFile(root, 'src/p/Base.java', 'package p;\n\npublic abstract class Base {\n  protected static class Part {}\n}\n');
     await updateIntel(root, ['src/p/Base.java']);
     assert.deepEqual(samePackage(), ['src/p/Middle.java', 'src/p/Base.java'], 'Mode and Event are gone from Base');
     await assertSameAsRebuild(root, 'java: inherited member types after an edit of the supertype');
+    // an edit of a supertype in the middle of the chain: Middle no longer extends Base
+    writeFile(root, 'src/p/Middle.java', 'package p;\n\npublic abstract class Middle {}\n');
+    assert.ok((await updateIntel(root, ['src/p/Middle.java'])).reresolved.includes('src/p/Leaf.java'));
+    assert.deepEqual(samePackage(), ['src/p/Middle.java'], 'nothing is inherited through Middle');
+    await assertSameAsRebuild(root, 'java: a supertype dropped');
+  });
+
+  it('a supertype is named as javac names it: a single-static import of a member type, not a qualified name written in the code', async () => {
+    const root = tempProject({
+      'src/p/Leaf.java': 'package p;\n\nimport static q.Outer.Inner;\n\nclass Leaf extends Inner {\n  Nested nested;\n}\n',
+      'src/p/Other.java': 'package p;\n\nclass Other extends Base {\n  r.Base unrelated;\n  Kind kind;\n}\n',
+      'src/p/Base.java': 'package p;\n\nclass Base {\n  enum Kind { A }\n}\n',
+      'src/q/Outer.java': 'package q;\n\npublic class Outer {\n  public static class Inner {\n    public interface Nested {}\n  }\n}\n',
+      'src/r/Base.java': 'package r;\n\npublic class Base {\n  public enum Kind { B }\n}\n',
+    });
+    await buildIntel(root);
+    assert.deepEqual(targetsOf(root, 'src/p/Leaf.java', 'p.*', 'same-package'), ['src/q/Outer.java'], 'Nested: a member type of the statically imported Inner');
+    const other = (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files['src/p/Other.java'].imports.filter((i) => i.kind === 'same-package');
+    assert.deepEqual(
+      other.map((i) => [i.resolved.kind === 'file' ? i.resolved.path : i.resolved.kind, i.targetNames ?? i.names]),
+      [['src/p/Base.java', ['Base']], ['src/p/Base.java', ['Kind']]],
+      "Base is the package's (r.Base is written out, no import); Kind is p.Base's",
+    );
+    writeFile(root, 'src/q/Outer.java', 'package q;\n\npublic class Outer {\n  public static class Inner {}\n}\n');
+    assert.ok((await updateIntel(root, ['src/q/Outer.java'])).reresolved.includes('src/p/Leaf.java'));
+    assert.deepEqual(targetsOf(root, 'src/p/Leaf.java', 'p.*', 'same-package'), ['builtin'], 'Nested is gone: java.lang is all that is left');
+    await assertSameAsRebuild(root, 'java: a statically imported supertype');
   });
 
   it('a build file that declares a source root re-resolves the project: a guess between two folders becomes exact', async () => {

@@ -119,6 +119,27 @@ describe('PHP through the hook and updates', () => {
     await assertSameAsRebuild(root, 'php-rules');
   });
 
+  it('declarations of other files come from their parse records: classmap classes in their own namespace blocks, define() constants; an edit re-resolves their users', async () => {
+    const root = tempProject({
+      'composer.json': '{ "autoload": { "classmap": ["lib/"], "files": ["lib/consts.php"] } }',
+      'lib/both.php': '<?php\nnamespace First { class One {} }\nnamespace Second { class Two {} }\n',
+      'lib/consts.php': "<?php\nnamespace Ignored;\ndefine('Shop\\\\LIMIT', 3);\nif (!function_exists('Shop\\\\helper')) { function other() {} }\n",
+      'app.php': '<?php\nuse First\\One;\nuse Second\\Two;\nuse const Shop\\LIMIT;\nnew One(); new Two();\n',
+    });
+    await buildIntel(root);
+    const app = () => indexOf(root)['app.php'];
+    assert.deepEqual(resolvedOf(app(), 'First\\One'), ['file:lib/both.php']);
+    assert.deepEqual(resolvedOf(app(), 'Second\\Two'), ['file:lib/both.php'], 'the class of the second namespace block is in that namespace');
+    assert.deepEqual(resolvedOf(app(), 'const Shop\\LIMIT'), ['file:lib/consts.php'], "define('Shop\\LIMIT') declares the constant in namespace Shop");
+    assert.deepEqual(indexOf(root)['lib/both.php'].symbols.map((x) => [x.kind, x.namespace ?? '', x.name]), [['namespace', '', 'First'], ['class', 'First', 'One'], ['namespace', '', 'Second'], ['class', 'Second', 'Two']]);
+    const { updateIntel } = await import('../../../engine/src/index.js');
+    writeFileSync(path.join(root, 'lib/both.php'), '<?php\nnamespace First { class One {} }\nnamespace Third { class Two {} }\n');
+    const report = await updateIntel(root, ['lib/both.php']);
+    assert.ok(report.reresolved.includes('app.php'));
+    assert.deepEqual(resolvedOf(app(), 'Second\\Two'), ['external:Second\\Two']);
+    await assertSameAsRebuild(root, 'php: a class moved to another namespace block');
+  });
+
   it('a composer.json edit re-resolves the project; a malformed one steers nothing and a syntax error keeps the facts', async () => {
     const root = tempProject({
       'composer.json': '{ "autoload": { "psr-4": { "Shop\\\\": "lib/" } } }',

@@ -15,8 +15,9 @@ export const java: LanguageModule = {
   parse: parseJava,
   configFiles: JAVA_CONFIG_FILES,
   createResolver: (host) => new JavaResolver(host),
-  // the resolver reads every file's types, member types and their supertypes (inherited member types)
-  resolutionKey: ({ symbols }) => symbols.map((s) => `${s.kind}:${s.name}:${s.exported}:${s.supertypes?.join(',') ?? ''}`).join('\n'),
+  // the resolver reads every file's package, types, member types, their supertypes and private-ness (inherited member
+  // types); the imports a supertype is named through are the file's own specifiers (a change re-resolves every file)
+  resolutionKey: ({ symbols }) => symbols.map((s) => `${s.kind}:${s.name}:${s.exported}:${s.private ? 'private' : ''}:${s.supertypes?.join(',') ?? ''}`).join('\n'),
   fileType(path): FileType | null {
     if (TEST_FILE.test(path)) return 'test';
     if (path.endsWith('/module-info.java') || path === 'module-info.java') return 'config';

@@ -6,7 +6,8 @@
  * `import static a.b.C.m;` → `a.b.C.m` (names `m`), `import static a.b.C.*;` → `a.b.C.*`. Then the references the
  * language allows without an import: one `same-package` record, specifier `<package>.*`, whose names are those same
  * used type names; each fully-qualified type name written in the code (`a.b.C x;`, `a.b.C.f` in an expression,
- * leading parts lower-case) as an `import` of `a.b.C`; in `module-info.java`, the types `uses` and `provides` name.
+ * leading parts lower-case) as an `import` of `a.b.C` marked `reference` (it imports nothing: a supertype named `C`
+ * elsewhere in the file is not that one); in `module-info.java`, the types `uses` and `provides` name.
  *
  * "Used type names" follow Java's scoping (JLS 6.4.1): a simple name that is a type somewhere in the file (a type,
  * `new X()`, a cast, an annotation, the qualifier of `X.m()`, `X.F`, `X::m`), minus the file's own type declarations
@@ -14,8 +15,9 @@
  *
  * Exports: the public top-level types (class, interface, enum, record → `class`, `@interface` → `interface`) and the
  * public methods, fields, nested types and enum constants of those (`Type.member`), at their names' lines. Symbols:
- * every top-level type and every member type (`Outer.Inner`, exported when public), each with its supertypes as
- * written (what the resolver follows for inherited member types). The doc comment: the Javadoc of the file's first public top-level type (else its first
+ * the package (a `namespace` symbol, not exported), every top-level type and every member type (`Outer.Inner`,
+ * exported when public, marked `private` when private), each with its supertypes as written (what the resolver
+ * follows for inherited member types). The doc comment: the Javadoc of the file's first public top-level type (else its first
  * type), or the package's Javadoc in `package-info.java`.
  */
 import type { ExportKind, ExportRecord, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
@@ -202,7 +204,9 @@ export function parseJava({ root }: ParseInput): ParsedFile {
   for (const r of onDemand) if (names.length) r.names = names;
   if (names.length) imports.push({ specifier: pkg ? `${pkg}.*` : '*', kind: 'same-package', names, line: pkgLine });
   const explicit = new Set(imports.map((i) => i.specifier));
-  for (const [fq, line] of qualified) if (!explicit.has(fq)) imports.push({ specifier: fq, kind: 'import', names: [fq.slice(fq.lastIndexOf('.') + 1)], line });
+  for (const [fq, line] of qualified) if (!explicit.has(fq)) imports.push({ specifier: fq, kind: 'import', names: [fq.slice(fq.lastIndexOf('.') + 1)], line, reference: true });
+  // the package, a symbol not exported (the resolver reads it: inherited member types named from the file's package)
+  if (pkg) symbols.unshift({ name: pkg, kind: 'namespace', line: pkgLine, exported: false });
 
   return { imports, exports, symbols, docComment, moduleSystem: 'none', syntaxError: firstSyntaxError(root) };
 }
@@ -234,7 +238,10 @@ function memberTypes(decl: TsNode, outer: string, out: SymbolRecord[]): void {
     const nameNode = m.childForFieldName('name');
     if (!nameNode) continue;
     const name = `${outer}.${nameNode.text}`;
-    out.push(typeSymbol(m, name, lineOf(nameNode), isPublic(m) || (inInterface && !/(^|\s)private(\s|$)/.test(modifiersOf(m)))));
+    const isPrivate = /(^|\s)private(\s|$)/.test(modifiersOf(m).replace(/@\w+(\([^)]*\))?/g, ' '));
+    const symbol = typeSymbol(m, name, lineOf(nameNode), isPublic(m) || (inInterface && !isPrivate));
+    if (isPrivate) symbol.private = true;
+    out.push(symbol);
     memberTypes(m, name, out);
   }
 }

@@ -22,10 +22,9 @@
  */
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, joinDir, normalizeRel } from '../../resolve/paths.js';
-import type { ImportRecord, RelPath, Resolution } from '../../types.js';
+import type { ImportRecord, RelPath, Resolution, SymbolRecord } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 import { memoised } from '../memo.js';
-import { javaTypeHeaders, type JavaTypeHeaders } from './type-headers.js';
 
 export const JAVA_CONFIG_FILES = ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'] as const;
 
@@ -38,8 +37,24 @@ interface TypeRef {
   path: string;
 }
 
+/**
+ * What the resolver reads of a file to follow inherited member types (JLS 8.5: a class or interface inherits the
+ * non-private member types of its superclass and superinterfaces), from its parse facts (ResolverHost.factsOf): the
+ * package, the imports, and every type declared at top level or as a member (`Outer.Inner`) with its supertypes as
+ * written and whether it is private. The strings are the record's own, not copies.
+ */
+interface TypeHeaders {
+  pkg: string;
+  /** single-type (and single-static) imports of the names the supertypes start with: simple name → qualified name */
+  single: Map<string, string>;
+  /** `a.b` of each `import a.b.*;` and `import static a.b.*;` (a package or a type) */
+  onDemand: string[];
+  /** `Outer.Inner` → its symbol (supertypes, private) */
+  types: Map<string, SymbolRecord>;
+}
+
 /** What a file with no supertype and no member type gives the resolver (nothing to follow): shared, not kept per file. */
-const NOTHING: JavaTypeHeaders = { pkg: '', single: new Map(), onDemand: [], types: new Map() };
+const NOTHING: TypeHeaders = { pkg: '', single: new Map(), onDemand: [], types: new Map() };
 const NONE = new Map<string, TypeRef>();
 
 interface Root {
@@ -64,8 +79,8 @@ export class JavaResolver implements LanguageResolver {
   private memo = new Map<string, ImportTarget[]>();
   /** `file\0type` → the member types the type inherits: name → the type declaring it */
   private inheritedMemo = new Map<string, Map<string, TypeRef>>();
-  /** the type headers read by this resolver */
-  private headersMemo = new Map<RelPath, JavaTypeHeaders>();
+  /** the type headers read by this resolver (read again after forgetResults: an edited file's imports may have moved) */
+  private headersMemo = new Map<RelPath, TypeHeaders>();
   private rootMemo = new Map<string, Root | null>();
 
   constructor(private readonly host: ResolverHost) {
@@ -295,8 +310,8 @@ export class JavaResolver implements LanguageResolver {
     return [{ resolved: this.outside(`${name}.*`) }];
   }
 
-  /** The type headers of a project file, read from its text (type-headers.ts), once per resolver. */
-  private headersOf(file: RelPath): JavaTypeHeaders {
+  /** The type headers of a project file, read from its parse facts, once per resolver. */
+  private headersOf(file: RelPath): TypeHeaders {
     const mine = this.headersMemo.get(file);
     if (mine) return mine;
     const headers = this.readHeaders(file);
@@ -304,9 +319,26 @@ export class JavaResolver implements LanguageResolver {
     return headers;
   }
 
-  private readHeaders(file: RelPath): JavaTypeHeaders {
-    const read = javaTypeHeaders(this.host.readFile(file) ?? '');
-    return read.types.size > 1 || [...read.types.values()].some((t) => t.supertypes.length) ? read : NOTHING;
+  private readHeaders(file: RelPath): TypeHeaders {
+    const facts = this.host.factsOf?.(file);
+    if (!facts) return NOTHING;
+    const types = new Map<string, SymbolRecord>();
+    let pkg = '';
+    for (const s of facts.symbols) {
+      if (s.kind === 'namespace') pkg = s.name;
+      else types.set(s.name, s);
+    }
+    if (types.size <= 1 && ![...types.values()].some((t) => t.supertypes?.length)) return NOTHING;
+    // the imports a supertype may be named through: those a supertype starts with (the rest would only hold memory)
+    const firsts = new Set([...types.values()].flatMap((t) => (t.supertypes ?? []).map((x) => x.split('.')[0])));
+    const single = new Map<string, string>();
+    const onDemand: string[] = [];
+    for (const i of facts.imports) {
+      if (i.kind !== 'import' || i.reference) continue;
+      if (i.specifier.endsWith('.*')) onDemand.push(i.specifier.slice(0, -2));
+      else if (firsts.has(i.names[0])) single.set(i.names[0], i.specifier);
+    }
+    return { pkg, single, onDemand, types };
   }
 
   /** The files declaring the member types named in `names` that one of `types` (of `file`) inherits, with their names. */

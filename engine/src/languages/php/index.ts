@@ -15,8 +15,9 @@ export const php: LanguageModule = {
   parse: parsePhp,
   configFiles: PHP_CONFIG_FILES,
   createResolver: (host) => new PhpResolver(host),
-  // the resolver reads the namespaces and declarations of files (classmap, a class no autoload rule maps, functions)
-  resolutionKey: ({ symbols }) => symbols.map((s) => `${s.kind}:${s.name}`).join('\n'),
+  // the resolver reads the namespaces and declarations of files (classmap, a class no autoload rule maps, functions
+  // and constants), from their parse facts (resolve.ts)
+  resolutionKey: ({ symbols }) => symbols.map((s) => `${s.kind}:${s.namespace ?? ''}:${s.name}`).join('\n'),
   fileType(path): FileType | null {
     if (TEST_FILE.test(path)) return 'test';
     return null;

@@ -10,7 +10,9 @@
  *   file's own folder (`__DIR__ . '/x.php'`, `dirname(__FILE__) . '/x.php'`, `dirname(__DIR__, 2) . '/x.php'`),
  *   specified as `__DIR__/…` so the resolver knows it is relative to the file; a path computed otherwise is skipped;
  * - declarations at the file's top level, in namespace blocks and in top-level `if` blocks (the `function_exists`
- *   guard): classes, interfaces, traits, enums, functions and constants, all exported (PHP has no private top level);
+ *   guard): classes, interfaces, traits, enums, functions and constants (`const X`, and `define('X', …)` with a literal
+ *   name anywhere), all exported (PHP has no private top level), each with its namespace; the namespaces declared, as
+ *   symbols not exported (what the resolver reads of other files);
  * - the purpose: the docblock above the first type declaration, else the file's first docblock that is no licence.
  */
 import type { ExportRecord, ImportKind, ImportRecord, ParsedFile, SymbolKind, SymbolRecord } from '../../types.js';
@@ -130,10 +132,13 @@ class Reader {
     for (let i = 0; i < children.length; i++) this.statement(children[i], children[i - 1] ?? null, top);
   }
 
-  private symbol(name: string | undefined, kind: SymbolKind, at: TsNode): void {
-    if (!name || this.seen.has(`${kind}:${name}`)) return;
-    this.seen.add(`${kind}:${name}`);
-    this.symbols.push({ name, kind, line: lineOf(at), exported: true });
+  /** a declaration, with its namespace when not the global one (the resolver binds names to the files declaring them) */
+  private symbol(name: string | undefined, kind: SymbolKind, at: TsNode, namespace = this.scope.namespace): void {
+    if (!name || this.seen.has(`${kind}:${namespace}\\${name}`)) return;
+    this.seen.add(`${kind}:${namespace}\\${name}`);
+    const symbol: SymbolRecord = { name, kind, line: lineOf(at), exported: true };
+    if (namespace) symbol.namespace = namespace;
+    this.symbols.push(symbol);
   }
 
   /** the namespace a file declares, a symbol not exported (resolution reads it: languages/types.ts resolutionKey) */
@@ -228,6 +233,17 @@ class Reader {
     this.imports.push({ specifier: path, kind, names: ['*'], line: lineOf(target) });
   }
 
+  /** `define('A\\X', …)` with a literal name: the constant X of namespace A (a name without `\\` is global wherever it is defined). */
+  private define(call: TsNode): void {
+    if (call.childForFieldName('function')?.text.replace(/^\\/, '').toLowerCase() !== 'define') return;
+    const first = call.childForFieldName('arguments')?.namedChildren[0];
+    const name = first ? stringValue(first.namedChildren[0] ?? first) : null;
+    if (!name || !/^\\?[A-Za-z_\x80-\uffff][\w\x80-\uffff]*(\\[A-Za-z_\x80-\uffff][\w\x80-\uffff]*)*$/.test(name)) return;
+    const fq = name.replace(/^\\/, '');
+    const last = fq.lastIndexOf('\\');
+    this.symbol(fq.slice(last + 1), 'const', call, last >= 0 ? fq.slice(0, last) : '');
+  }
+
   /** Remembers the class references under `node`, resolved at the end against the scope's complete `use` list. */
   private collect(node: TsNode): void {
     const stack = [node];
@@ -239,6 +255,7 @@ class Reader {
       }
       if (n.type === 'namespace_use_declaration') continue;
       if (INCLUDE.test(n.type)) this.include(n);
+      if (n.type === 'function_call_expression') this.define(n);
       for (let i = n.namedChildCount - 1; i >= 0; i--) stack.push(n.namedChild(i)!);
     }
   }

@@ -20,12 +20,15 @@
  * `require`/`include`: `__DIR__/…` (from `__DIR__` or `dirname(__FILE__)`) is relative to the file, exact; a plain
  * relative literal is looked up in the include path, which PHP starts at the working directory and ends at the
  * calling file's folder: the file's folder then the project root, inferred. Into `vendor/`: external.
+ *
+ * What the resolver knows of other files' declarations (the classmap's classes, a file's namespace, the functions and
+ * constants a file declares) it reads from their parse facts (ResolverHost.factsOf: parse.ts's symbols, each with its
+ * namespace), never from their text.
  */
 import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, normalizeRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import { memoised } from '../memo.js';
-import { ownString } from '../../parse/own-strings.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
 
 export const PHP_CONFIG_FILES = ['composer.json', 'composer.lock'] as const;
@@ -41,8 +44,8 @@ interface Autoload {
   installed: Array<[string, string]>;
 }
 
-const NAMESPACE = /^\s*namespace\s+([A-Za-z_\x80-\uffff][\w\x80-\uffff\\]*)\s*[;{]/m;
-const TYPE_DECLARATION = /^\s*(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum)\s+([A-Za-z_\x80-\uffff][\w\x80-\uffff]*)/gm;
+/** the symbol kinds of a class-like declaration (parse.ts) */
+const CLASS_LIKE = new Set(['class', 'interface', 'trait', 'enum']);
 
 const asList = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
@@ -206,11 +209,9 @@ export class PhpResolver implements LanguageResolver {
     for (const entry of read.autoload.classmap) {
       for (const f of this.phpFiles) {
         if (f !== entry && !f.startsWith(`${entry}/`) && entry !== '') continue;
-        const text = this.host.readFile(f);
-        if (text === null) continue;
-        const ns = NAMESPACE.exec(text)?.[1];
-        for (const m of text.matchAll(TYPE_DECLARATION)) {
-          const fq = `${ns ? `${ns}\\` : ''}${m[1]}`.toLowerCase();
+        for (const symbol of this.host.factsOf?.(f)?.symbols ?? []) {
+          if (!CLASS_LIKE.has(symbol.kind)) continue;
+          const fq = `${symbol.namespace ? `${symbol.namespace}\\` : ''}${symbol.name}`.toLowerCase();
           if (!map.has(fq)) map.set(fq, f);
         }
       }
@@ -222,8 +223,8 @@ export class PhpResolver implements LanguageResolver {
   private declaredNamespace(file: RelPath): string {
     let ns = this.namespaceOf.get(file);
     if (ns === undefined) {
-      // its own string: a match is a view that would keep the file's text alive as long as this resolver
-      ns = ownString(NAMESPACE.exec(this.host.readFile(file) ?? '')?.[1] ?? '');
+      // the file's first namespace (parse.ts: a symbol not exported)
+      ns = this.host.factsOf?.(file)?.symbols.find((x) => x.kind === 'namespace')?.name ?? '';
       this.namespaceOf.set(file, ns);
     }
     return ns;
@@ -251,11 +252,13 @@ export class PhpResolver implements LanguageResolver {
     const last = name.lastIndexOf('\\');
     const ns = last >= 0 ? name.slice(0, last) : '';
     const short = name.slice(last + 1);
-    const declares = isConst
-      ? new RegExp(`(^|\\n)\\s*const\\s+${short}\\b|define\\(\\s*['"][^'"]*\\b${short}['"]`, 'i')
-      : new RegExp(`(^|\\n)\\s*function\\s+&?${short}\\s*\\(`, 'i');
+    // a function's name is case-insensitive, a constant's is not
+    const kind = isConst ? 'const' : 'function';
+    const same = (a: string, b: string) => (isConst ? a === b : a.toLowerCase() === b.toLowerCase());
+    const nsLower = ns.toLowerCase();
     const { autoload } = this.config;
-    const check = (f: RelPath) => this.host.files.has(f) && this.declaredNamespace(f).toLowerCase() === ns.toLowerCase() && declares.test(this.host.readFile(f) ?? '');
+    const check = (f: RelPath) =>
+      this.host.files.has(f) && (this.host.factsOf?.(f)?.symbols ?? []).some((x) => x.kind === kind && same(x.name, short) && (x.namespace ?? '').toLowerCase() === nsLower);
     for (const f of autoload.files) if (check(f)) return { resolved: { kind: 'file', path: f }, names: [short] };
     let covered = false;
     const folders = new Set<string>();
