@@ -79,6 +79,8 @@ export interface ImportRecord {
   reexports?: ReexportBinding[];
   /** C#: a `global using`, in scope in every file of its project */
   global?: true;
+  /** C#, on the file's own-namespace record: the member names it calls (`x.M(...)`), which bind extension methods */
+  calls?: string[];
 }
 
 export type ExportKind =
@@ -119,6 +121,10 @@ export interface SymbolRecord {
   namespace?: string;
   /** C#: a static class (where extension methods live) */
   static?: true;
+  /** C#: a top-level static class's extension methods (first parameter `this`), by name */
+  extensions?: string[];
+  /** C#: the type a nested type is declared in (dotted when deeper): the compiler sees it only through that type */
+  container?: string;
 }
 
 export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';

@@ -45,9 +45,10 @@ export function makeRecord(
       exports: source.exports,
       symbols: source.symbols,
       // a previous record's further targets of a statement (`part`) are no parse facts: the statement makes them again
-      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports, global }) => {
+      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports, global, calls }) => {
         const i: Omit<ResolvedImport, 'resolved'> = reexports ? { specifier, kind, names, line, reexports } : { specifier, kind, names, line };
         if (global) i.global = true;
+        if (calls) i.calls = calls;
         return i;
       }),
       syntaxError: p.syntaxError,
