@@ -28,8 +28,9 @@ describe('C#: usings bound to the files that declare the types a file uses, scop
     assert.deepEqual(resolvedOf(f.files['tests/Shop.Tests/PricingTests.cs'], 'Shop.Core.Services'), ['file:src/Shop.Core/Services/Pricing.cs'], 'through the test project\'s references, transitively');
   });
 
-  it('a using reaches the static classes of its namespace whose extension methods the file calls, exact when one class in scope declares the name', () => {
-    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/OrderExtensions.cs']);
+  it('a using reaches the static classes of its namespace whose extension methods the file calls: exact when one class in scope declares the name, else inferred', () => {
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Services/Pricing.cs'], 'Shop.Core.Models').slice(1), ['file:src/Shop.Core/Models/OrderExtensions.cs'], '`order.Total()`: one Total in scope');
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/OrderExtensions.cs (inferred)'], 'Totals.cs declares a Total of its own');
     assert.deepEqual(f.files['src/Shop.Web/Extensions/Totals.cs'].imports.find((i) => i.specifier === 'Shop.Core.Models')?.targetNames, ['Total']);
     assert.deepEqual(f.files['src/Shop.Core/Models/OrderExtensions.cs'].symbols.find((s) => s.name === 'OrderExtensions')?.extensions, ['Total']);
     assert.deepEqual(resolvedOf(f.files['src/Shop.Web/GlobalUsings.cs'], 'Shop.Core.Models'), ['builtin:Shop.Core.Models'], 'a global using binds through every file\'s own scope, not its own file');
