@@ -210,6 +210,19 @@ describe('C# through the hook and updates', () => {
     assert.deepEqual(files['Json/Reader.cs'].symbols.filter((s) => s.kind !== 'namespace').map((s) => `${s.container ?? ''}/${s.name}`), ['/Reader', 'Reader/State', 'Reader/Inner', 'Reader.Inner/Deeper']);
   });
 
+  it('a name standing as a value (an argument, a value assigned or returned) is a member, not a type: `Color Color`', async () => {
+    const root = tempProject({
+      'Paint/Color.cs': 'namespace Paint\n{\n    public enum Color { Red }\n    public class Shade { }\n}\n',
+      'Paint/Base.cs': 'namespace Paint\n{\n    public class Base { public int Color { get; set; } }\n}\n',
+      'Paint/Brush.cs': 'namespace Paint\n{\n    class Brush : Base\n    {\n        int F() { G(Color); var c = Color; return Color; }\n        void G(int c) { }\n    }\n}\n',
+      'Paint/Pen.cs': 'namespace Paint\n{\n    class Pen\n    {\n        bool F(object o) => o is Shade || o is Color;\n    }\n}\n',
+    });
+    await buildIntel(root);
+    const files = indexOf(root);
+    assert.deepEqual(resolvedOf(files['Paint/Brush.cs'], 'Paint', 'same-package'), ['file:Paint/Base.cs'], 'Color is the inherited property here');
+    assert.deepEqual(resolvedOf(files['Paint/Pen.cs'], 'Paint', 'same-package'), ['file:Paint/Color.cs'], 'types in patterns still count');
+  });
+
   it('in one process: a kept resolver sees the edited file\'s new names; a type moved to another namespace, a global using and a type removed re-resolve the files using them', async () => {
     const root = tempProject({
       'Core/Core.cs': 'namespace Core\n{\n    public class Money { }\n    public class Price { }\n}\n',

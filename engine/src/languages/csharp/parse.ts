@@ -8,12 +8,15 @@
  *   it declares itself, plus every `partial` type it declares a part of (its other parts, in other files, are the same
  *   type: the file uses their members): the names of the `same-package` import, which the resolver binds through the
  *   file's own namespace and through each plain `using N;` (those keep no names of their own), as the compiler binds
- *   a simple name through the usings in scope;
+ *   a simple name through the usings in scope; on the same record, `calls`: the member names the file calls
+ *   (`x.M(...)`, `x?.M(...)`), which bind extension methods;
  * - usings, namespaces and types inside `#if` / `#elif` / `#else` are read in every branch (the condition's symbols
  *   are no types);
  * - types at any nesting (classes, records, structs, interfaces, enums, delegates), exported when `public` (a nested
- *   type only when its container is too), with kind, line, namespace (a nested type: its container's) and whether a
- *   class is static (extension methods), and the namespaces the file declares: what the resolver reads of every file;
+ *   type only when its container is too), with kind, line, namespace (a nested type: its container's, and
+ *   `container`, the type it is in: the compiler sees it only through that type), whether a class is static, a
+ *   top-level static class's extension methods (first parameter `this`, in every `#if` branch), and the namespaces
+ *   the file declares: what the resolver reads of every file;
  * - the purpose: the `<summary>` of the XML doc comment above the first type, else of the file's first doc comment.
  * `.csproj` files are read as C# project files: no facts of their own, but the resolver reads their
  * `ProjectReference`s from them.
@@ -58,6 +61,13 @@ const DECLARING = new Set([
   'tuple_element',
   'using_directive',
 ]);
+
+/**
+ * Parents where a simple name stands as a value (an argument, an operand, a value assigned or returned): never a type
+ * there, but a property or field, often one named as its type (`Color Color`), or `nameof`'s argument. Not an
+ * operator's operand: the grammar reads `t is A || t is B` as a pattern holding `A || t is B`.
+ */
+const VALUE = new Set(['argument', 'assignment_expression', 'return_statement', 'arrow_expression_clause', 'equals_value_clause', 'variable_declarator', 'conditional_expression', 'initializer_expression', 'interpolation', 'yield_statement']);
 
 /** The text of an XML doc comment's `<summary>` (or the whole comment when it has none), tags stripped. */
 export function xmlDocText(lines: string[]): string | null {
@@ -212,6 +222,7 @@ class Reader {
         const p = n.parent;
         if (p && DECLARING.has(p.type) && p.childForFieldName('name')?.startIndex === n.startIndex) continue;
         if (p?.type === 'qualified_name') continue;
+        if (p && VALUE.has(p.type)) continue;
         // `Name(...)` / `Name<T>(...)` calls a method: never a type
         const called = p?.type === 'generic_name' ? p.parent : p;
         const callee = p?.type === 'generic_name' ? p : n;

@@ -3,17 +3,21 @@
  * compiler binds each simple type name a file uses through the usings in scope and its own namespace (and that
  * namespace's parents) to the namespace that declares it. This resolver does the same over the project's files:
  *
- * - each `.cs` file's declared types, their namespaces, its static classes and its `global using`s are read from its
+ * - each `.cs` file's top-level types (a nested type is seen only through its container, which the file then names),
+ *   their namespaces, its static classes' extension methods and its `global using`s are read from its
  *   parse facts (ResolverHost.factsOf: the symbols and imports parse.ts gives), never from its text; a plain
  *   `using N;` binds the names of the file's own-namespace record (parse.ts keeps them once, there);
  * - a file belongs to the project of the nearest `.csproj` above it; it sees the files of its own project and of the
  *   projects its `ProjectReference`s reach (transitively, as SDK-style projects do); without a `.csproj` every file;
  * - `using N;` (also `global using`) reaches the visible files of namespace N that declare a type the file uses: one
- *   exact target each, named by the types it declares. When the file uses none of them, it can matter only for the
- *   extension methods it brings: it reaches the visible files of N that declare a static class, inferred (none:
- *   unresolved, an unused using as far as the file's text shows);
+ *   exact target each, named by the types it declares; and the files of N whose static classes declare an extension
+ *   method the file calls (`x.M(...)`), named by those methods: exact when no other file of the file's scope (its
+ *   plain usings, its namespace and parents, its project's global usings) declares an extension method of that
+ *   name, else inferred (the compiler picks by the receiver's type, and an instance method of the name wins). None
+ *   of either: unresolved, an unused using as far as the file's text shows;
  * - the file's own namespace (`same-package`): the other visible files of it, of its parent namespaces and of the
- *   namespaces of its project's `global using`s that declare a type the file uses, exact; when none does, no edge
+ *   namespaces of its project's `global using`s that declare a type the file uses, exact, or an extension method it
+ *   calls (as for `using N;`); when none does, no edge
  *   (a builtin entry: the scope every file has);
  * - `global using N;` binds nothing in its own file (no edge): every file of its project sees N through its
  *   own-namespace entry;
