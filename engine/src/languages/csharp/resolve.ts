@@ -49,6 +49,8 @@ export class CsharpResolver implements LanguageResolver {
     globalUsings: Map<RelPath, string[]>;
   } | null = null;
   private memo = new Map<string, ImportTarget[]>();
+  /** file → extension method name → the files of its scope declaring one (extending), for the usings of one file */
+  private candidates = new Map<RelPath, Map<string, number>>();
 
   constructor(private readonly host: ResolverHost) {
     this.csFiles = [...host.files].filter((f) => f.endsWith('.cs')).sort();
@@ -132,6 +134,7 @@ export class CsharpResolver implements LanguageResolver {
 
   forgetResults(): void {
     this.memo.clear();
+    this.candidates.clear();
   }
 
   /** Whether `file` is visible from `from`: same project or a referenced one (no project: everything). */
@@ -181,16 +184,20 @@ export class CsharpResolver implements LanguageResolver {
   private extending(ns: string, calls: readonly string[], from: RelPath, into: Hits): void {
     const methods = this.config.extensions.get(ns);
     if (!methods) return;
-    let scope: string[] | null = null;
+    let counts = this.candidates.get(from);
     for (const m of calls) {
       for (const f of methods.get(m) ?? []) {
         if (f === from || !this.visible(from, f)) continue;
-        scope ??= this.extensionScope(from);
-        const candidates = new Set<RelPath>();
-        for (const n of scope) for (const c of this.config.extensions.get(n)?.get(m) ?? []) if (c === from || this.visible(from, c)) candidates.add(c);
+        if (!counts) this.candidates.set(from, (counts = new Map()));
+        let count = counts.get(m);
+        if (count === undefined) {
+          const candidates = new Set<RelPath>();
+          for (const n of this.extensionScope(from)) for (const c of this.config.extensions.get(n)?.get(m) ?? []) if (c === from || this.visible(from, c)) candidates.add(c);
+          counts.set(m, (count = candidates.size));
+        }
         const hit = into.get(f) ?? { names: [], inferred: true };
         if (!hit.names.includes(m)) hit.names.push(m);
-        if (candidates.size === 1) hit.inferred = false;
+        if (count === 1) hit.inferred = false;
         into.set(f, hit);
       }
     }
