@@ -226,7 +226,12 @@ function label(side, a, b, truth, tree, defines, ours) {
   const p = ours.pairs.get(`${a}\t${b}`);
   const compiled = new Set(declared.map(([full]) => simple(full)));
   if (!p.exact) return 'extra: inferred (a static class of a namespace A imports, for its extension methods), not used';
-  if (![...p.names].some((n) => compiled.has(n))) return 'extra: B declares the name we bound only in #if branches this build leaves out (a polyfill for another framework)';
+  if (![...p.names].some((n) => compiled.has(n))) {
+    // the names of an extension-method edge are methods: A calls one in this build's text, and the call binds something else
+    const called = [...p.names].some((n) => new RegExp(`\\.\\s*${n}\\s*(<[^;()]*>)?\\s*\\(`).test(text.active));
+    if (called && declared.some(([, t]) => t.kind === 'static')) return 'extra: A calls a method of the name B declares as an extension method, and the compiler binds the call elsewhere (an instance method, another class\'s extension)';
+    return 'extra: B declares the name we bound only in #if branches this build leaves out (a polyfill for another framework)';
+  }
   const names = declared.map(([full]) => simple(full)).filter((n) => p.names.has(n) || p.names.has('*'));
   if (names.length && !names.some((n) => named(text.active, n))) return "extra: B's types are named in A only in #if branches this build leaves out";
   if (names.length && names.every((n) => declared.filter(([full]) => simple(full) === n).every(([full]) => full.includes('/')))) return "extra: the name is a type nested in one of B's types (seen only through it or a subclass), bound as a member of B's namespace";

@@ -81,6 +81,8 @@ export interface ImportRecord {
   global?: true;
   /** Java: a fully qualified type name written in the code (`a.b.C x;`), no import declaration: it imports nothing */
   reference?: true;
+  /** C#, on the file's own-namespace record: the member names it calls (`x.M(...)`), which bind extension methods */
+  calls?: string[];
 }
 
 export type ExportKind =
@@ -123,6 +125,10 @@ export interface SymbolRecord {
   static?: true;
   /** Java: a private member type (a subtype does not inherit it) */
   private?: true;
+  /** C#: a top-level static class's extension methods (first parameter `this`), by name */
+  extensions?: string[];
+  /** C#: the type a nested type is declared in (dotted when deeper): the compiler sees it only through that type */
+  container?: string;
 }
 
 export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';

@@ -48,7 +48,7 @@ describe('mcp server: Ruby', () => {
 describe('mcp server: C#', () => {
   const f = fixtureServer('csharp-rules');
 
-  it('file_context: a using bound to the types used is exact, one that binds none (extension methods) is inferred', async () => {
+  it('file_context: a using bound to the types used is exact, an extension method of a name two classes in scope declare is inferred', async () => {
     const fc = await f.s.ok<Answer>('file_context', { file: 'src/Shop.Web/Extensions/Totals.cs' });
     assert.equal(fc.language, 'csharp');
     assert.deepEqual(fc.inferred.items, ['src/Shop.Core/Models/OrderExtensions.cs']);

@@ -45,10 +45,11 @@ export function makeRecord(
       exports: source.exports,
       symbols: source.symbols,
       // a previous record's further targets of a statement (`part`) are no parse facts: the statement makes them again
-      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports, global, reference }) => {
+      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports, global, reference, calls }) => {
         const i: Omit<ResolvedImport, 'resolved'> = reexports ? { specifier, kind, names, line, reexports } : { specifier, kind, names, line };
         if (global) i.global = true;
         if (reference) i.reference = true;
+        if (calls) i.calls = calls;
         return i;
       }),
       syntaxError: p.syntaxError,

@@ -22,14 +22,17 @@ describe('C#: usings bound to the files that declare the types a file uses, scop
   });
 
   it('using N reaches only the files of N that declare a type the file uses, exact, named by those types', () => {
-    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Services/Pricing.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/Order.cs'], 'LineItem.cs declares nothing Pricing uses');
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Services/Pricing.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/Order.cs', 'file:src/Shop.Core/Models/OrderExtensions.cs'], 'LineItem.cs declares nothing Pricing uses; it calls the extension method `order.Total()`');
     const entry = f.files['src/Shop.Core/Services/Pricing.cs'].imports.find((i) => i.specifier === 'Shop.Core.Models')!;
     assert.deepEqual(entry.targetNames, ['Order']);
     assert.deepEqual(resolvedOf(f.files['tests/Shop.Tests/PricingTests.cs'], 'Shop.Core.Services'), ['file:src/Shop.Core/Services/Pricing.cs'], 'through the test project\'s references, transitively');
   });
 
-  it('a using that binds none of the file\'s types reaches the static classes of its namespace (extension methods), inferred', () => {
-    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/OrderExtensions.cs (inferred)']);
+  it('a using reaches the static classes of its namespace whose extension methods the file calls: exact when one class in scope declares the name, else inferred', () => {
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Core/Services/Pricing.cs'], 'Shop.Core.Models').slice(1), ['file:src/Shop.Core/Models/OrderExtensions.cs'], '`order.Total()`: one Total in scope');
+    assert.deepEqual(resolvedOf(f.files['src/Shop.Web/Extensions/Totals.cs'], 'Shop.Core.Models'), ['file:src/Shop.Core/Models/OrderExtensions.cs (inferred)'], 'Totals.cs declares a Total of its own');
+    assert.deepEqual(f.files['src/Shop.Web/Extensions/Totals.cs'].imports.find((i) => i.specifier === 'Shop.Core.Models')?.targetNames, ['Total']);
+    assert.deepEqual(f.files['src/Shop.Core/Models/OrderExtensions.cs'].symbols.find((s) => s.name === 'OrderExtensions')?.extensions, ['Total']);
     assert.deepEqual(resolvedOf(f.files['src/Shop.Web/GlobalUsings.cs'], 'Shop.Core.Models'), ['builtin:Shop.Core.Models'], 'a global using binds through every file\'s own scope, not its own file');
   });
 
@@ -148,18 +151,76 @@ describe('C# through the hook and updates', () => {
 
   it('declarations and usings inside #if blocks are read, and a class header a directive splits', async () => {
     const root = tempProject({
-      'Lib/Async.cs': '#if HAVE_ASYNC\nusing System.Threading.Tasks;\n\nnamespace Lib\n{\n    internal static class AsyncUtils\n    {\n    }\n}\n#endif\n',
+      'Lib/Async.cs': '#if HAVE_ASYNC\nusing System.Threading.Tasks;\n\nnamespace Lib\n{\n    internal static class AsyncUtils\n    {\n#if NET\n        public static Task Run(this Task t) => t;\n#endif\n    }\n}\n#endif\n',
       'Lib/Reader.cs': 'namespace Lib\n{\n    public partial class Reader\n#if HAVE_DISPOSABLE\n        : System.IDisposable\n#endif\n    {\n    }\n}\n',
       'App/Program.cs': 'namespace App\n{\n#if NET\n    using Lib;\n#endif\n    class Program { Reader r; }\n}\n',
-      'App/Ext.cs': 'using Lib;\nnamespace App { class Ext { } }\n',
+      'App/Ext.cs': 'using Lib;\nnamespace App { class Ext { void F(System.Threading.Tasks.Task t) { t?.Run(); } } }\n',
+      'App/Unused.cs': 'using Lib;\nnamespace App { class Unused { void F(object o) { o.ToString(); } } }\n',
     });
     await buildIntel(root);
     const files = indexOf(root);
     assert.deepEqual(files['Lib/Reader.cs'].symbols.filter((s) => s.kind !== 'namespace').map((s) => `${s.namespace}.${s.name}`), ['Lib.Reader']);
     assert.equal(files['Lib/Reader.cs'].syntaxError, null, 'read with the first branch of the #if');
-    assert.deepEqual(files['Lib/Async.cs'].symbols.find((s) => s.name === 'AsyncUtils'), { name: 'AsyncUtils', kind: 'class', line: 6, exported: false, namespace: 'Lib', static: true });
+    assert.deepEqual(files['Lib/Async.cs'].symbols.find((s) => s.name === 'AsyncUtils'), { name: 'AsyncUtils', kind: 'class', line: 6, exported: false, namespace: 'Lib', static: true, extensions: ['Run'] });
     assert.deepEqual(resolvedOf(files['App/Program.cs'], 'Lib'), ['file:Lib/Reader.cs']);
-    assert.deepEqual(resolvedOf(files['App/Ext.cs'], 'Lib'), ['file:Lib/Async.cs (inferred)'], 'no type used: the static class of the namespace');
+    assert.deepEqual(resolvedOf(files['App/Ext.cs'], 'Lib'), ['file:Lib/Async.cs'], 'no type used: the static class whose extension method (in an #if) `t?.Run()` calls');
+    assert.deepEqual(resolvedOf(files['App/Unused.cs'], 'Lib'), ['unresolved:Lib: the file uses no type of it and calls none of its extension methods (an unused using?)']);
+  });
+
+  it('extension methods bind by the names a file calls: exact for one candidate in scope, inferred among several; a static class whose methods are not called is no edge', async () => {
+    const root = tempProject({
+      'Util/Strings.cs': 'namespace Lib.Util\n{\n    public static class Strings\n    {\n        public static string FormatWith(this string s, object a) => s;\n        public static string Plain(string s) => s;\n    }\n}\n',
+      'Util/Misc.cs': 'namespace Lib.Util\n{\n    public static class Misc\n    {\n        public static bool IsEmpty(this string s) => s.Length == 0;\n    }\n    public class Buffer { }\n}\n',
+      'Util/More.cs': 'namespace Lib.More\n{\n    public static class More\n    {\n        public static bool IsEmpty(this object o) => o == null;\n    }\n}\n',
+      'Lib/Reader.cs': 'using Lib.Util;\nusing Lib.More;\nnamespace Lib\n{\n    class Reader\n    {\n        Buffer b;\n        string F(string x) => x.FormatWith(1) + x.IsEmpty();\n    }\n}\n',
+      'Lib/Util/Own.cs': 'namespace Lib.Util\n{\n    class Own\n    {\n        string G(string x) => x.FormatWith(2);\n    }\n}\n',
+      'Lib/Writer.cs': 'using Lib.Util;\nnamespace Lib\n{\n    class Writer\n    {\n        Buffer b;\n    }\n}\n',
+    });
+    await buildIntel(root);
+    const files = indexOf(root);
+    assert.deepEqual(resolvedOf(files['Lib/Reader.cs'], 'Lib.Util'), ['file:Util/Misc.cs', 'file:Util/Strings.cs'], 'Buffer (a type: exact) and IsEmpty in Misc.cs; FormatWith (one candidate) in Strings.cs');
+    assert.deepEqual(resolvedOf(files['Lib/Reader.cs'], 'Lib.More'), ['file:Util/More.cs (inferred)'], 'IsEmpty is declared in Misc.cs too: either may bind');
+    assert.deepEqual(resolvedOf(files['Lib/Util/Own.cs'], 'Lib.Util', 'same-package'), ['file:Util/Strings.cs'], 'its own namespace\'s extension methods, without a using');
+    assert.deepEqual(resolvedOf(files['Lib/Writer.cs'], 'Lib.Util'), ['file:Util/Misc.cs'], 'no call of an extension method: no edge to Strings.cs');
+
+    // an extension method removed, then added: the callers are re-resolved
+    writeFileSync(path.join(root, 'Util/Strings.cs'), 'namespace Lib.Util\n{\n    public static class Strings\n    {\n        public static string Plain(string s) => s;\n    }\n}\n');
+    const removed = await updateIntel(root, ['Util/Strings.cs']);
+    assert.ok(removed.reresolved.includes('Lib/Reader.cs'));
+    assert.deepEqual(resolvedOf(indexOf(root)['Lib/Reader.cs'], 'Lib.Util'), ['file:Util/Misc.cs']);
+    assert.deepEqual(resolvedOf(indexOf(root)['Lib/Util/Own.cs'], 'Lib.Util', 'same-package'), ['builtin:Lib.Util']);
+    await assertSameAsRebuild(root, 'an extension method removed');
+    writeFileSync(path.join(root, 'Util/More.cs'), 'namespace Lib.More\n{\n    public static class More\n    {\n        public static bool IsEmpty(this object o) => o == null;\n        public static string FormatWith(this string s, object a) => s;\n    }\n}\n');
+    await updateIntel(root, ['Util/More.cs']);
+    assert.deepEqual(resolvedOf(indexOf(root)['Lib/Reader.cs'], 'Lib.More'), ['file:Util/More.cs'], 'FormatWith now has one candidate: More.cs');
+    await assertSameAsRebuild(root, 'an extension method added');
+  });
+
+  it('a nested type binds only through its container: a simple name never reaches a type nested in another file\'s type', async () => {
+    const root = tempProject({
+      'Json/Reader.cs': 'namespace Json\n{\n    public class Reader\n    {\n        protected internal enum State { Start }\n        public class Inner { public class Deeper { } }\n    }\n}\n',
+      'Json/Writer.cs': 'namespace Json\n{\n    public class Writer\n    {\n        internal enum State { Start }\n    }\n}\n',
+      'Json/TextReader.cs': 'namespace Json\n{\n    public class TextReader : Reader\n    {\n        State s;\n    }\n}\n',
+      'Json/Other.cs': 'namespace Json\n{\n    class Other\n    {\n        State s;\n    }\n}\n',
+    });
+    await buildIntel(root);
+    const files = indexOf(root);
+    assert.deepEqual(resolvedOf(files['Json/TextReader.cs'], 'Json', 'same-package'), ['file:Json/Reader.cs'], 'Reader (its base), not Writer for Writer.State');
+    assert.deepEqual(resolvedOf(files['Json/Other.cs'], 'Json', 'same-package'), ['builtin:Json']);
+    assert.deepEqual(files['Json/Reader.cs'].symbols.filter((s) => s.kind !== 'namespace').map((s) => `${s.container ?? ''}/${s.name}`), ['/Reader', 'Reader/State', 'Reader/Inner', 'Reader.Inner/Deeper']);
+  });
+
+  it('a name standing as a value (an argument, a value assigned or returned) is a member, not a type: `Color Color`', async () => {
+    const root = tempProject({
+      'Paint/Color.cs': 'namespace Paint\n{\n    public enum Color { Red }\n    public class Shade { }\n}\n',
+      'Paint/Base.cs': 'namespace Paint\n{\n    public class Base { public int Color { get; set; } }\n}\n',
+      'Paint/Brush.cs': 'namespace Paint\n{\n    class Brush : Base\n    {\n        int F() { G(Color); var c = Color; return Color; }\n        void G(int c) { }\n    }\n}\n',
+      'Paint/Pen.cs': 'namespace Paint\n{\n    class Pen\n    {\n        bool F(object o) => o is Shade || o is Color;\n    }\n}\n',
+    });
+    await buildIntel(root);
+    const files = indexOf(root);
+    assert.deepEqual(resolvedOf(files['Paint/Brush.cs'], 'Paint', 'same-package'), ['file:Paint/Base.cs'], 'Color is the inherited property here');
+    assert.deepEqual(resolvedOf(files['Paint/Pen.cs'], 'Paint', 'same-package'), ['file:Paint/Color.cs'], 'types in patterns still count');
   });
 
   it('in one process: a kept resolver sees the edited file\'s new names; a type moved to another namespace, a global using and a type removed re-resolve the files using them', async () => {

@@ -16,9 +16,12 @@ export const csharp: LanguageModule = {
   // .csproj files are indexed (the resolver reads their ProjectReferences from the file set), so no config names
   configFiles: [],
   createResolver: (host) => new CsharpResolver(host),
-  // the resolver reads every file's types (with namespace and static-ness) and global usings (resolve.ts)
+  // the resolver reads every file's types (with namespace, container and extension methods) and global usings (resolve.ts)
   resolutionKey: ({ symbols, imports }) =>
-    JSON.stringify([symbols.map((s) => `${s.kind}:${s.namespace ?? ''}:${s.name}:${s.static ? 's' : ''}`), imports.filter((i) => i.global).map((i) => `${i.specifier}:${i.names.join(',')}`)]),
+    JSON.stringify([
+      symbols.map((s) => `${s.kind}:${s.namespace ?? ''}:${s.container ?? ''}:${s.name}:${s.extensions?.join(',') ?? ''}`),
+      imports.filter((i) => i.global).map((i) => `${i.specifier}:${i.names.join(',')}`),
+    ]),
   fileType(path): FileType | null {
     if (path.toLowerCase().endsWith('.csproj')) return 'config';
     if (TEST_FILE.test(path)) return 'test';

@@ -8,12 +8,15 @@
  *   it declares itself, plus every `partial` type it declares a part of (its other parts, in other files, are the same
  *   type: the file uses their members): the names of the `same-package` import, which the resolver binds through the
  *   file's own namespace and through each plain `using N;` (those keep no names of their own), as the compiler binds
- *   a simple name through the usings in scope;
+ *   a simple name through the usings in scope; on the same record, `calls`: the member names the file calls
+ *   (`x.M(...)`, `x?.M(...)`), which bind extension methods;
  * - usings, namespaces and types inside `#if` / `#elif` / `#else` are read in every branch (the condition's symbols
  *   are no types);
  * - types at any nesting (classes, records, structs, interfaces, enums, delegates), exported when `public` (a nested
- *   type only when its container is too), with kind, line, namespace (a nested type: its container's) and whether a
- *   class is static (extension methods), and the namespaces the file declares: what the resolver reads of every file;
+ *   type only when its container is too), with kind, line, namespace (a nested type: its container's, and
+ *   `container`, the type it is in: the compiler sees it only through that type), whether a class is static, a
+ *   top-level static class's extension methods (first parameter `this`, in every `#if` branch), and the namespaces
+ *   the file declares: what the resolver reads of every file;
  * - the purpose: the `<summary>` of the XML doc comment above the first type, else of the file's first doc comment.
  * `.csproj` files are read as C# project files: no facts of their own, but the resolver reads their
  * `ProjectReference`s from them.
@@ -59,6 +62,13 @@ const DECLARING = new Set([
   'using_directive',
 ]);
 
+/**
+ * Parents where a simple name stands as a value (an argument, an operand, a value assigned or returned): never a type
+ * there, but a property or field, often one named as its type (`Color Color`), or `nameof`'s argument. Not an
+ * operator's operand: the grammar reads `t is A || t is B` as a pattern holding `A || t is B`.
+ */
+const VALUE = new Set(['argument', 'assignment_expression', 'return_statement', 'arrow_expression_clause', 'equals_value_clause', 'variable_declarator', 'conditional_expression', 'initializer_expression', 'interpolation', 'yield_statement']);
+
 /** The text of an XML doc comment's `<summary>` (or the whole comment when it has none), tags stripped. */
 export function xmlDocText(lines: string[]): string | null {
   const xml = lines.map((l) => l.replace(/^\s*\/\/\/ ?/, '')).join('\n');
@@ -83,12 +93,14 @@ class Reader {
   /** partial types the file declares a part of: the other parts (other files) are the same type, so they count as used */
   readonly partial = new Set<string>();
   readonly used = new Set<string>();
+  /** member names the file calls (`x.M(...)`, `x?.M(...)`): what an extension method binds by */
+  readonly calls = new Set<string>();
   namespace = '';
   firstTypeDoc: string | null = null;
   firstDoc: string | null = null;
 
   /** Declarations in a compilation unit, a namespace body or an `#if` branch (its children); `ns` the enclosing namespace. */
-  members(children: TsNode[], ns: string, exported: boolean): void {
+  members(children: TsNode[], ns: string, exported: boolean, container?: string): void {
     let current = ns;
     for (let i = 0; i < children.length; i++) {
       const node = children[i];
@@ -109,7 +121,7 @@ class Reader {
           this.namespace ||= full;
           this.namespaceSymbol(full, node);
           const body = node.childForFieldName('body');
-          if (body) this.members(body.namedChildren, full, exported);
+          if (body) this.members(body.namedChildren, full, exported, container);
           continue;
         }
         case 'preproc_if':
@@ -118,7 +130,7 @@ class Reader {
           // `#if` around usings, a namespace or members: every branch is read as if it stood here (the condition names no type)
           const condition = node.childForFieldName('condition');
           const inner = node.namedChildren.filter((c) => !condition || c.startIndex !== condition.startIndex || c.type !== condition.type);
-          this.members(inner, current, exported);
+          this.members(inner, current, exported, container);
           continue;
         }
         case 'comment':
@@ -129,7 +141,7 @@ class Reader {
       }
       const kind = TYPES[node.type];
       if (kind) {
-        this.type(node, kind, children, i, exported, current);
+        this.type(node, kind, children, i, exported, current, container);
         continue;
       }
       this.uses(node);
@@ -141,23 +153,32 @@ class Reader {
     if (name && !this.symbols.some((s) => s.kind === 'namespace' && s.name === name)) this.symbols.push({ name, kind: 'namespace', line: lineOf(at), exported: false });
   }
 
-  /** A type declaration in namespace `ns` (a nested type: its container's), and the types nested in it. */
-  private type(node: TsNode, kind: SymbolKind, siblings: TsNode[], index: number, containerExported: boolean, ns: string): void {
+  /** A type declaration in namespace `ns` (a nested type: its container's, `container` the type it is in), and the types nested in it. */
+  private type(node: TsNode, kind: SymbolKind, siblings: TsNode[], index: number, containerExported: boolean, ns: string, container?: string): void {
     const name = node.childForFieldName('name')?.text;
     const isPublic = containerExported && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'public');
     if (name) {
       this.declared.add(name);
       if (node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
-      if (!this.symbols.some((s) => s.name === name && s.kind !== 'namespace' && (s.namespace ?? '') === ns)) {
+      const existing = this.symbols.find((s) => s.name === name && s.kind !== 'namespace' && (s.namespace ?? '') === ns && s.container === container);
+      const isStatic = kind === 'class' && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'static');
+      // extension methods live in top-level static classes only
+      const extensions = isStatic && !container ? extensionMethods(node) : [];
+      if (!existing) {
         const symbol: SymbolRecord = { name, kind, line: lineOf(node), exported: isPublic };
         if (ns) symbol.namespace = ns;
-        if (kind === 'class' && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'static')) symbol.static = true;
+        if (container) symbol.container = container;
+        if (isStatic) symbol.static = true;
+        if (extensions.length) symbol.extensions = extensions;
         this.symbols.push(symbol);
+      } else if (extensions.length) {
+        // a partial static class's part in another #if branch
+        existing.extensions = [...new Set([...(existing.extensions ?? []), ...extensions])].sort();
       }
       if (this.firstTypeDoc === null) this.firstTypeDoc = xmlDocText(this.docLines(siblings, index));
     }
     for (const c of node.namedChildren) {
-      if (c.type === 'declaration_list') this.members(c.namedChildren, ns, isPublic);
+      if (c.type === 'declaration_list') this.members(c.namedChildren, ns, isPublic, name ? (container ? `${container}.${name}` : name) : container);
       else if (c.type !== 'identifier' || c.startIndex !== node.childForFieldName('name')?.startIndex) this.uses(c);
     }
   }
@@ -201,6 +222,7 @@ class Reader {
         const p = n.parent;
         if (p && DECLARING.has(p.type) && p.childForFieldName('name')?.startIndex === n.startIndex) continue;
         if (p?.type === 'qualified_name') continue;
+        if (p && VALUE.has(p.type)) continue;
         // `Name(...)` / `Name<T>(...)` calls a method: never a type
         const called = p?.type === 'generic_name' ? p.parent : p;
         const callee = p?.type === 'generic_name' ? p : n;
@@ -210,6 +232,14 @@ class Reader {
         continue;
       }
       if (n.type === 'comment' || n.type === 'qualified_name' || n.type === 'using_directive') continue;
+      if (n.type === 'invocation_expression') {
+        // `x.M(...)`, `x.M<T>(...)`, `x?.M(...)`: a member call, maybe of an extension method
+        const f = n.childForFieldName('function');
+        const access = f?.type === 'conditional_access_expression' ? f.namedChildren.find((c) => c.type === 'member_binding_expression') : f;
+        const member = access?.type === 'member_access_expression' || access?.type === 'member_binding_expression' ? access.childForFieldName('name') : null;
+        const id = member?.type === 'generic_name' ? member.namedChildren.find((c) => c.type === 'identifier') : member;
+        if (id?.type === 'identifier') this.calls.add(id.text);
+      }
       // a preprocessor condition's symbols are no types
       const condition = n.type === 'preproc_if' || n.type === 'preproc_elif' ? n.childForFieldName('condition') : null;
       const kind = TYPES[n.type];
@@ -224,6 +254,24 @@ class Reader {
       }
     }
   }
+}
+
+/** The extension methods a static class declares: its methods whose first parameter is `this`. */
+function extensionMethods(node: TsNode): string[] {
+  const names = new Set<string>();
+  const body = node.childForFieldName('body') ?? node.namedChildren.find((c) => c.type === 'declaration_list');
+  const scan = (children: TsNode[]): void => {
+    for (const m of children) {
+      // methods inside `#if` branches too
+      if (m.type === 'preproc_if' || m.type === 'preproc_elif' || m.type === 'preproc_else') scan(m.namedChildren);
+      if (m.type !== 'method_declaration') continue;
+      const first = m.childForFieldName('parameters')?.namedChildren.find((c) => c.type === 'parameter');
+      const name = m.childForFieldName('name')?.text;
+      if (name && first?.namedChildren.some((c) => c.type === 'modifier' && c.text === 'this')) names.add(name);
+    }
+  };
+  if (body) scan(body.namedChildren);
+  return [...names].sort();
 }
 
 /**
@@ -251,7 +299,9 @@ function read(root: TsNode): Omit<ParsedFile, 'syntaxError'> {
   r.members(root.namedChildren, '', true);
   // a plain `using N;` keeps no names: the resolver reads the file's used names off its same-package record
   const names = [...new Set([...[...r.used].filter((n) => !r.declared.has(n)), ...r.partial])].sort();
-  r.imports.push({ specifier: r.namespace || '(global namespace)', kind: 'same-package', names, line: 1 });
+  const own: ImportRecord = { specifier: r.namespace || '(global namespace)', kind: 'same-package', names, line: 1 };
+  if (r.calls.size) own.calls = [...r.calls].sort();
+  r.imports.push(own);
   const exports: ExportRecord[] = r.symbols.filter((s) => s.exported).map((s) => ({ name: s.name, kind: s.kind, line: s.line }));
   return { imports: r.imports, exports, symbols: r.symbols, docComment: r.firstTypeDoc ?? r.firstDoc, moduleSystem: 'none' };
 }
@@ -267,6 +317,8 @@ export function parseCsharp({ path, source, root }: ParseInput): ParsedFile {
       const own = clean.imports[clean.imports.length - 1];
       const all = read(root).imports;
       own.names = [...new Set([...own.names, ...all[all.length - 1].names])].sort();
+      const calls = [...new Set([...(own.calls ?? []), ...(all[all.length - 1].calls ?? [])])].sort();
+      if (calls.length) own.calls = calls;
       return { ...clean, syntaxError: null };
     }
   }

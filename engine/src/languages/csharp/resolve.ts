@@ -3,17 +3,21 @@
  * compiler binds each simple type name a file uses through the usings in scope and its own namespace (and that
  * namespace's parents) to the namespace that declares it. This resolver does the same over the project's files:
  *
- * - each `.cs` file's declared types, their namespaces, its static classes and its `global using`s are read from its
+ * - each `.cs` file's top-level types (a nested type is seen only through its container, which the file then names),
+ *   their namespaces, its static classes' extension methods and its `global using`s are read from its
  *   parse facts (ResolverHost.factsOf: the symbols and imports parse.ts gives), never from its text; a plain
  *   `using N;` binds the names of the file's own-namespace record (parse.ts keeps them once, there);
  * - a file belongs to the project of the nearest `.csproj` above it; it sees the files of its own project and of the
  *   projects its `ProjectReference`s reach (transitively, as SDK-style projects do); without a `.csproj` every file;
  * - `using N;` (also `global using`) reaches the visible files of namespace N that declare a type the file uses: one
- *   exact target each, named by the types it declares. When the file uses none of them, it can matter only for the
- *   extension methods it brings: it reaches the visible files of N that declare a static class, inferred (none:
- *   unresolved, an unused using as far as the file's text shows);
+ *   exact target each, named by the types it declares; and the files of N whose static classes declare an extension
+ *   method the file calls (`x.M(...)`), named by those methods: exact when no other file of the file's scope (its
+ *   plain usings, its namespace and parents, its project's global usings) declares an extension method of that
+ *   name, else inferred (the compiler picks by the receiver's type, and an instance method of the name wins). None
+ *   of either: unresolved, an unused using as far as the file's text shows;
  * - the file's own namespace (`same-package`): the other visible files of it, of its parent namespaces and of the
- *   namespaces of its project's `global using`s that declare a type the file uses, exact; when none does, no edge
+ *   namespaces of its project's `global using`s that declare a type the file uses, exact, or an extension method it
+ *   calls (as for `using N;`); when none does, no edge
  *   (a builtin entry: the scope every file has);
  * - `global using N;` binds nothing in its own file (no edge): every file of its project sees N through its
  *   own-namespace entry;
@@ -39,12 +43,14 @@ export class CsharpResolver implements LanguageResolver {
     namespaces: Set<string>;
     projectOf: Map<RelPath, RelPath | null>;
     references: Map<RelPath, Set<RelPath>>;
-    /** namespace → files declaring a static class in it (where extension methods live) */
-    statics: Map<string, Set<RelPath>>;
+    /** namespace → extension method name → files whose static classes in it declare one of that name */
+    extensions: Declarations;
     /** project ('' without one) → the namespaces its `global using`s bring into every file */
     globalUsings: Map<RelPath, string[]>;
   } | null = null;
   private memo = new Map<string, ImportTarget[]>();
+  /** file → extension method name → the files of its scope declaring one (extending), for the usings of one file */
+  private candidates = new Map<RelPath, Map<string, number>>();
 
   constructor(private readonly host: ResolverHost) {
     this.csFiles = [...host.files].filter((f) => f.endsWith('.cs')).sort();
@@ -56,7 +62,7 @@ export class CsharpResolver implements LanguageResolver {
     const declarations: Declarations = new Map();
     const namespaces = new Set<string>();
     const globals: Array<[RelPath, string]> = [];
-    const statics = new Map<string, Set<RelPath>>();
+    const extensions: Declarations = new Map();
     for (const f of this.csFiles) {
       const facts = this.host.factsOf?.(f);
       if (!facts) continue;
@@ -64,13 +70,10 @@ export class CsharpResolver implements LanguageResolver {
       for (const symbol of facts.symbols) {
         if (symbol.kind === 'namespace') continue;
         const ns = symbol.namespace ?? '';
-        if (symbol.static) statics.set(ns, (statics.get(ns) ?? new Set<RelPath>()).add(f));
         for (let n = ns; n; n = n.includes('.') ? n.slice(0, n.lastIndexOf('.')) : '') namespaces.add(n);
-        const types = declarations.get(ns) ?? new Map<string, RelPath[]>();
-        const list = types.get(symbol.name) ?? [];
-        if (!list.includes(f)) list.push(f);
-        types.set(symbol.name, list);
-        declarations.set(ns, types);
+        for (const m of symbol.extensions ?? []) declare(extensions, ns, m, f);
+        // a nested type is seen through its container (or a subclass of it): never as a simple name of the namespace
+        if (!symbol.container) declare(declarations, ns, symbol.name, f);
       }
     }
     const projectDirs = new Map(this.projects.map((p) => [dirOf(p), p]));
@@ -112,7 +115,7 @@ export class CsharpResolver implements LanguageResolver {
       if (!list.includes(ns)) list.push(ns);
       globalUsings.set(p, list);
     }
-    this.read = { declarations, namespaces, projectOf, references, globalUsings, statics };
+    this.read = { declarations, namespaces, projectOf, references, globalUsings, extensions };
     return this.read;
   }
 
@@ -131,6 +134,7 @@ export class CsharpResolver implements LanguageResolver {
 
   forgetResults(): void {
     this.memo.clear();
+    this.candidates.clear();
   }
 
   /** Whether `file` is visible from `from`: same project or a referenced one (no project: everything). */
@@ -142,10 +146,61 @@ export class CsharpResolver implements LanguageResolver {
     return other === null || other === undefined || references.get(own)!.has(other);
   }
 
+  /** The member names `from` calls (its own-namespace record's): what its extension methods are bound by. */
+  private callsOf(imp: ImportRecord, from: RelPath): readonly string[] {
+    if (imp.kind === 'same-package') return imp.calls ?? [];
+    if (imp.kind !== 'import' || imp.names.length) return [];
+    return this.host.factsOf?.(from)?.imports.find((i) => i.kind === 'same-package')?.calls ?? [];
+  }
+
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
     const names = this.namesOf(imp, from);
-    const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${names.join(',')}\u0000${imp.kind === 'same-package' ? from : ''}`;
-    return memoised(this.memo, key, () => this.compute(imp, names, from));
+    const calls = this.callsOf(imp, from);
+    // which of its extension methods a call binds exactly depends on the file's other usings: the file is in the key
+    const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${names.join(',')}\u0000${imp.kind === 'same-package' || calls.length ? from : ''}\u0000${calls.join(',')}`;
+    return memoised(this.memo, key, () => this.compute(imp, names, calls, from));
+  }
+
+  /** The namespaces whose extension methods are in scope in `from`: its plain usings, its namespace and parents, its project's global usings. */
+  private extensionScope(from: RelPath): string[] {
+    const imports = this.host.factsOf?.(from)?.imports ?? [];
+    const own = imports.find((i) => i.kind === 'same-package')?.specifier ?? '(global namespace)';
+    const scope = new Set(this.chainOf(own, from));
+    for (const i of imports) if (i.kind === 'import' && !i.names.length) scope.add(i.specifier);
+    return [...scope];
+  }
+
+  /** A file's own namespace, its parents, then its project's global usings: where simple names bind without a using. */
+  private chainOf(spec: string, from: RelPath): string[] {
+    const own = spec === '(global namespace)' ? [''] : spec.split('.').map((_, i, all) => all.slice(0, all.length - i).join('.')).concat('');
+    return own.concat(this.config.globalUsings.get(this.config.projectOf.get(from) ?? '') ?? []);
+  }
+
+  /**
+   * The visible files of namespace `ns` whose static classes declare an extension method `from` calls, each with
+   * those names and whether the binding is exact: some name of it is declared by this one file of the file's scope
+   * (else the call may bind another candidate, or an instance method of that name: inferred).
+   */
+  private extending(ns: string, calls: readonly string[], from: RelPath, into: Hits): void {
+    const methods = this.config.extensions.get(ns);
+    if (!methods) return;
+    let counts = this.candidates.get(from);
+    for (const m of calls) {
+      for (const f of methods.get(m) ?? []) {
+        if (f === from || !this.visible(from, f)) continue;
+        if (!counts) this.candidates.set(from, (counts = new Map()));
+        let count = counts.get(m);
+        if (count === undefined) {
+          const candidates = new Set<RelPath>();
+          for (const n of this.extensionScope(from)) for (const c of this.config.extensions.get(n)?.get(m) ?? []) if (c === from || this.visible(from, c)) candidates.add(c);
+          counts.set(m, (count = candidates.size));
+        }
+        const hit = into.get(f) ?? { names: [], inferred: true };
+        if (!hit.names.includes(m)) hit.names.push(m);
+        if (count === 1) hit.inferred = false;
+        into.set(f, hit);
+      }
+    }
   }
 
   /** The visible files of namespace `ns` declaring one of `names`, each with the names it declares. */
@@ -162,22 +217,30 @@ export class CsharpResolver implements LanguageResolver {
     return out;
   }
 
-  private compute(imp: ImportRecord, names: readonly string[], from: RelPath): ImportTarget[] {
+  private compute(imp: ImportRecord, names: readonly string[], calls: readonly string[], from: RelPath): ImportTarget[] {
     const { declarations, namespaces } = this.config;
     const spec = imp.specifier;
-    const targets = (hits: Map<RelPath, string[]>, inferred = false): ImportTarget[] =>
-      [...hits].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([path, names]) => ({ resolved: { kind: 'file', path }, names, ...(inferred ? { inferred } : {}) }));
+    const targets = (hits: Hits): ImportTarget[] =>
+      [...hits].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([path, { names, inferred }]) => ({ resolved: { kind: 'file', path }, names, ...(inferred ? { inferred } : {}) }));
+    const typed = (found: Map<RelPath, string[]>, into: Hits): void => {
+      for (const [f, names] of found) {
+        const hit = into.get(f) ?? { names: [], inferred: false };
+        hit.names.push(...names.filter((n) => !hit.names.includes(n)));
+        hit.inferred = false;
+        into.set(f, hit);
+      }
+    };
     if (imp.kind === 'same-package') {
-      const hits = new Map<RelPath, string[]>();
+      const hits: Hits = new Map();
       // the namespace and its parents, then the project's global usings
-      const chain = (spec === '(global namespace)' ? [''] : spec.split('.').map((_, i, all) => all.slice(0, all.length - i).join('.')).concat('')).concat(this.config.globalUsings.get(this.config.projectOf.get(from) ?? '') ?? []);
+      const chain = this.chainOf(spec, from);
       const left = new Set(names);
       for (const ns of chain) {
-        for (const [f, names] of this.declaring(ns, [...left], from)) {
-          hits.set(f, [...(hits.get(f) ?? []), ...names]);
-          for (const n of names) left.delete(n);
-        }
+        const found = this.declaring(ns, [...left], from);
+        typed(found, hits);
+        for (const names of found.values()) for (const n of names) left.delete(n);
       }
+      for (const ns of new Set(chain)) this.extending(ns, calls, from, hits);
       // nothing bound this way is no failure: the scope the language gives every file (builtin), no edge
       return hits.size ? targets(hits) : [{ resolved: { kind: 'builtin', module: spec } }];
     }
@@ -186,29 +249,40 @@ export class CsharpResolver implements LanguageResolver {
     if (declarations.has(spec)) {
       // a global using binds nothing in its own file: every file of the project sees it through its own-namespace entry
       if (names.includes('*')) return [{ resolved: { kind: 'builtin', module: spec } }];
-      const hits = this.declaring(spec, names, from);
+      // the types of N the file names, and the static classes of N declaring an extension method the file calls
+      const hits: Hits = new Map();
+      typed(this.declaring(spec, names, from), hits);
+      this.extending(spec, calls, from, hits);
       if (hits.size) return targets(hits);
       // a framework namespace the project adds a few types to (polyfills): the framework's, when none is used
       if (!framework) {
         const files = [...(declarations.get(spec)?.values() ?? [])].flat();
         if (!files.some((f) => f !== from && this.visible(from, f))) return [{ resolved: unresolved(`${spec}: no file of the namespace is visible from this project (ProjectReference)`) }];
-        // no type of it is used: it can matter only for the extension methods its static classes bring
-        const extensions = new Map<RelPath, string[]>();
-        for (const f of this.config.statics.get(spec) ?? []) if (f !== from && this.visible(from, f)) extensions.set(f, ['*']);
-        if (extensions.size) return targets(extensions, true);
-        return [{ resolved: unresolved(`${spec}: the file uses no type of it and it has no static class (an unused using?)`) }];
+        return [{ resolved: unresolved(`${spec}: the file uses no type of it and calls none of its extension methods (an unused using?)`) }];
       }
     }
     // `using static N.T` / `using A = N.T`: a type
     const dot = spec.lastIndexOf('.');
     if (dot > 0 && declarations.get(spec.slice(0, dot))?.has(spec.slice(dot + 1))) {
-      const hits = this.declaring(spec.slice(0, dot), [spec.slice(dot + 1)], from);
+      const hits: Hits = new Map();
+      typed(this.declaring(spec.slice(0, dot), [spec.slice(dot + 1)], from), hits);
       if (hits.size) return targets(hits).map((t) => ({ ...t, names: [...names] }));
       return [{ resolved: unresolved(`${spec}: no file of ${spec.slice(0, dot)} that declares ${spec.slice(dot + 1)} is visible from this project (ProjectReference)`) }];
     }
     if (!framework && namespaces.has(spec)) return [{ resolved: unresolved(`${spec}: the project declares namespaces below it, no type in it`) }];
     return [{ resolved: framework ? { kind: 'builtin', module: spec } : { kind: 'external', package: spec.split('.').slice(0, 2).join('.') } }];
   }
+}
+
+/** file → the names bound in it, and whether only by inference */
+type Hits = Map<RelPath, { names: string[]; inferred: boolean }>;
+
+function declare(into: Declarations, ns: string, name: string, file: RelPath): void {
+  const names = into.get(ns) ?? new Map<string, RelPath[]>();
+  const list = names.get(name) ?? [];
+  if (!list.includes(file)) list.push(file);
+  names.set(name, list);
+  into.set(ns, names);
 }
 
 function unresolved(reason: string): Resolution {
