@@ -14,6 +14,8 @@ import type { ImportTarget, LanguageModule, LanguageResolver } from './types.js'
  * gives each result a hidden class of its own in V8 (some 300 bytes apiece, a large build makes one entry per import).
  */
 export function resolvedEntry(imp: ImportRecord, resolved: Resolution): ResolvedImport {
+  // the common entry in one literal: its fields in the object, not in a second array added on the first new field
+  if (!imp.reexports && !imp.global) return { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line, resolved };
   const entry = { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line } as ResolvedImport;
   if (imp.reexports) entry.reexports = imp.reexports;
   if (imp.global) entry.global = true;
@@ -25,6 +27,11 @@ export function resolvedEntry(imp: ImportRecord, resolved: Resolution): Resolved
 export function importEntries(imp: ImportRecord, targets: readonly ImportTarget[]): ResolvedImport[] {
   const out: ResolvedImport[] = [];
   targets.forEach((t, i) => {
+    if (i > 0 && !t.inferred && !t.reexports) {
+      // a further target (one file of a Go package) in one literal, as resolvedEntry
+      out.push({ specifier: imp.specifier, kind: imp.kind, names: t.names ?? imp.names, line: imp.line, resolved: t.resolved, part: i });
+      return;
+    }
     const entry: ResolvedImport = i === 0 ? resolvedEntry(imp, t.resolved) : { specifier: imp.specifier, kind: imp.kind, names: t.names ?? imp.names, line: imp.line, resolved: t.resolved };
     if (t.inferred) entry.inferred = true;
     if (t.reexports) entry.reexports = t.reexports;
