@@ -4,6 +4,7 @@ import type { ParseFacts } from '../resolve/host.js';
 import type { Resolver } from '../resolve/index.js';
 import { fileType, generatedPurpose } from './classify.js';
 import { languageOf } from '../languages/registry.js';
+import { resolvedEntry } from '../languages/resolver.js';
 
 export interface ManualPurpose {
   purpose: string;
@@ -60,7 +61,25 @@ export function makeRecord(
   const purpose = manual?.manual
     ? { purpose: manual.purpose, purposeSource: 'manual' as const }
     : { purpose: generatedPurpose(loaded.path, type, facts.docComment, facts.exports, facts.imports), purposeSource: 'generated' as const };
-  return { ...base, moduleSystem: facts.moduleSystem, docComment: facts.docComment, ...purpose, exports: facts.exports, symbols: facts.symbols, imports, syntaxError: facts.syntaxError, skipped: facts.skipped };
+  // written out field by field: a spread would give each record a hidden class of its own (resolvedEntry)
+  return {
+    path: base.path,
+    id: base.id,
+    hash: base.hash,
+    size: base.size,
+    mtimeMs: base.mtimeMs,
+    type: base.type,
+    language: base.language,
+    moduleSystem: facts.moduleSystem,
+    docComment: facts.docComment,
+    purpose: purpose.purpose,
+    purposeSource: purpose.purposeSource,
+    exports: facts.exports,
+    symbols: facts.symbols,
+    imports,
+    syntaxError: facts.syntaxError,
+    skipped: facts.skipped,
+  };
 }
 
 /** Whether a loaded file's record keeps the facts of its previous record: it no longer parses (makeRecord). */
@@ -79,7 +98,7 @@ export function loadedFacts(loaded: LoadedFile, previous: FileRecord | undefined
 
 /** The record entries of one parsed import: itself resolved, or one per file it reaches (Resolver.resolveImport). */
 function resolveOne(resolver: Resolver, i: Omit<ResolvedImport, 'resolved'>, from: RelPath): ResolvedImport[] {
-  return resolver.resolveImport ? resolver.resolveImport(i, from) : [{ ...i, resolved: resolver.resolve(i.specifier, from, i.kind) }];
+  return resolver.resolveImport ? resolver.resolveImport(i, from) : [resolvedEntry(i, resolver.resolve(i.specifier, from, i.kind))];
 }
 
 /** The parsed import behind a record entry: none for a further target of a statement (`part`). */

@@ -11,6 +11,7 @@ import type { KnownFacts, LoadedFile, RelPath } from '../types.js';
 import { prepareGrammars } from '../languages/parse.js';
 import { languageOf } from '../languages/registry.js';
 import { loadFile } from './load-file.js';
+import { sharedStrings } from './own-strings.js';
 import type { WorkerRequest, WorkerResponse, WorkerSetup } from './worker.js';
 
 export interface ParsePoolOptions {
@@ -113,6 +114,8 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
   let nextId = 0;
   let closed = false;
   const stats: ParsePoolStats = { workerFiles: 0, inProcessFiles: 0, workerFailures: 0 };
+  // one copy of each short string of the workers' results (postMessage copies every one)
+  const strings = new Map<string, string>();
 
   const loadInProcess = ({ paths, known }: Pick<Chunk, 'paths' | 'known'>): LoadedFile[] => {
     stats.inProcessFiles += paths.length;
@@ -166,7 +169,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
       pw.inFlight.delete(response.id);
       if (Array.isArray(response.results) && response.results.length === chunk.paths.length) {
         stats.workerFiles += response.results.length;
-        chunk.done(response.results);
+        chunk.done(sharedStrings(response.results, strings));
       } else {
         takeBack(chunk);
       }
@@ -243,6 +246,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
 
     async close() {
       closed = true;
+      strings.clear();
       await Promise.all(
         [...workers].map(async (pw) => {
           await pw.worker.terminate();
