@@ -15,10 +15,12 @@ import type { ImportTarget, LanguageModule, LanguageResolver } from './types.js'
  */
 export function resolvedEntry(imp: ImportRecord, resolved: Resolution): ResolvedImport {
   // the common entry in one literal: its fields in the object, not in a second array added on the first new field
-  if (!imp.reexports && !imp.global) return { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line, resolved };
+  if (!imp.reexports && !imp.global && !imp.reference && !imp.calls) return { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line, resolved };
   const entry = { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line } as ResolvedImport;
   if (imp.reexports) entry.reexports = imp.reexports;
   if (imp.global) entry.global = true;
+  if (imp.reference) entry.reference = true;
+  if (imp.calls) entry.calls = imp.calls;
   entry.resolved = resolved;
   return entry;
 }
