@@ -392,6 +392,8 @@ function section(runs) {
   L.push(`Bar: >= 97 % right in one call, mean answer <= 2,000 tokens, on a fresh held-out set over the five packages. On set F, by a different hand, at its first run (85.4 % (205/240), 364 tokens): **FAIL**. The same set after mending, tuned on: ${bar(b)} (${pct(b)}, ${meanTokens(b)} tokens); all questions on them ${pct(js)}, ${meanTokens(js)} tokens.`);
   const g = js.filter((x) => x.set === 'fresh7');
   L.push(`On set G, by a third hand, at its first run (81.3 % (195/240), 403 tokens; by family: who imports 62.5 % (50/80), what a file imports 93.8 % (75/80), where a name is defined 87.5 % (70/80)): **FAIL**. G after mending, tuned on: ${bar(g)} (${pct(g)}, ${meanTokens(g)} tokens). Set H, by a fourth hand after these mends, is the evidence (its first run is in the table).`);
+  const h = js.filter((x) => x.set === 'fresh8');
+  L.push(`On set H, by a fourth hand after those mends, at its first run (99.6 % (239/240), 235 tokens; written and committed before any run, never tuned on): **PASS**. This run: ${bar(h)} (${pct(h)}, ${meanTokens(h)} tokens).`);
   const old = (xs) => pct(xs.map((x) => ({ ok: x.okOld ?? x.ok })));
   L.push(`Combined answers, on the probe of wordings no family reads (five packages, every family): ${pct(probe)} right (old judging ${old(probe)}), mean ${meanTokens(probe)} tokens, p95 ${percentile(probe.map((x) => x.tokens), 95)}, against about 1,800 for the text search they replace.`);
   L.push('');
