@@ -4,7 +4,7 @@ import type { ParseFacts } from '../resolve/host.js';
 import type { Resolver } from '../resolve/index.js';
 import { fileType, generatedPurpose } from './classify.js';
 import { languageOf } from '../languages/registry.js';
-import { resolvedEntry } from '../languages/resolver.js';
+import { importRecordOf, resolvedEntry } from '../languages/resolver.js';
 
 export interface ManualPurpose {
   purpose: string;
@@ -46,13 +46,7 @@ export function makeRecord(
       exports: source.exports,
       symbols: source.symbols,
       // a previous record's further targets of a statement (`part`) are no parse facts: the statement makes them again
-      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(({ specifier, kind, names, line, reexports, global, reference, calls }) => {
-        const i: Omit<ResolvedImport, 'resolved'> = reexports ? { specifier, kind, names, line, reexports } : { specifier, kind, names, line };
-        if (global) i.global = true;
-        if (reference) i.reference = true;
-        if (calls) i.calls = calls;
-        return i;
-      }),
+      imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(importRecordOf),
       syntaxError: p.syntaxError,
       skipped: null,
     };

@@ -10,17 +10,22 @@ import { languageOf } from './registry.js';
 import type { ImportTarget, LanguageModule, LanguageResolver } from './types.js';
 
 /**
- * An import's record entry resolved to `resolved`, written out field by field: an object spread (`{ ...imp, resolved }`)
- * gives each result a hidden class of its own in V8 (some 300 bytes apiece, a large build makes one entry per import).
+ * An import record's own fields (no resolution), written out field by field: an object spread gives each result a
+ * hidden class of its own in V8 (some 300 bytes apiece, a large build makes one entry per import).
  */
-export function resolvedEntry(imp: ImportRecord, resolved: Resolution): ResolvedImport {
-  // the common entry in one literal: its fields in the object, not in a second array added on the first new field
-  if (!imp.reexports && !imp.global && !imp.reference && !imp.calls) return { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line, resolved };
-  const entry = { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line } as ResolvedImport;
-  if (imp.reexports) entry.reexports = imp.reexports;
+export function importRecordOf(imp: ImportRecord): ImportRecord {
+  const entry: ImportRecord = imp.reexports ? { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line, reexports: imp.reexports } : { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line };
   if (imp.global) entry.global = true;
   if (imp.reference) entry.reference = true;
   if (imp.calls) entry.calls = imp.calls;
+  return entry;
+}
+
+/** An import's record entry resolved to `resolved` (importRecordOf's fields and the resolution). */
+export function resolvedEntry(imp: ImportRecord, resolved: Resolution): ResolvedImport {
+  // the common entry in one literal: its fields in the object, not in a second array added on the first new field
+  if (!imp.reexports && !imp.global && !imp.reference && !imp.calls) return { specifier: imp.specifier, kind: imp.kind, names: imp.names, line: imp.line, resolved };
+  const entry = importRecordOf(imp) as ResolvedImport;
   entry.resolved = resolved;
   return entry;
 }
