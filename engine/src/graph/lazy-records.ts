@@ -193,13 +193,18 @@ export class LazyRecords extends Map<RelPath, FileRecord> {
     }
   }
 
+  /** The record in a raw slot, parsed. */
+  private readSlot(path: RelPath, slot: number): FileRecord {
+    const span = this.spanAt(slot);
+    return this.decode(path, this.source!.with((read) => read(span.value, span.end)));
+  }
+
   override get(path: RelPath): FileRecord | undefined {
     const parsed = super.get(path);
     if (parsed !== undefined) return parsed;
     const slot = this.slotOf(path);
     if (slot < 0) return undefined;
-    const span = this.spanAt(slot);
-    const record = this.decode(path, this.source!.with((read) => read(span.value, span.end)));
+    const record = this.readSlot(path, slot);
     this.drop(slot);
     super.set(path, record);
     return record;
@@ -214,8 +219,7 @@ export class LazyRecords extends Map<RelPath, FileRecord> {
     if (parsed !== undefined) return parsed;
     const slot = this.slotOf(path);
     if (slot < 0) return undefined;
-    const span = this.spanAt(slot);
-    return this.decode(path, this.source!.with((read) => read(span.value, span.end)));
+    return this.readSlot(path, slot);
   }
 
   /** Parses the raw records among `paths` with one open of the source. */

@@ -119,13 +119,9 @@ export class CsharpResolver implements LanguageResolver {
     return this.read;
   }
 
-  /**
-   * The names a statement binds: its own, or for a plain `using N;` (no names of its own) the type names the file
-   * uses, which its same-package record holds.
-   */
-  private namesOf(imp: ImportRecord, from: RelPath): readonly string[] {
-    if (imp.names.length || imp.kind !== 'import') return imp.names;
-    return this.host.factsOf?.(from)?.imports.find((i) => i.kind === 'same-package')?.names ?? [];
+  /** The file's own-namespace record (parse.ts: the type names it uses, the members it calls), from its parse facts. */
+  private ownScope(from: RelPath): ImportRecord | undefined {
+    return this.host.factsOf?.(from)?.imports.find((i) => i.kind === 'same-package');
   }
 
   configFiles(): RelPath[] {
@@ -146,16 +142,12 @@ export class CsharpResolver implements LanguageResolver {
     return other === null || other === undefined || references.get(own)!.has(other);
   }
 
-  /** The member names `from` calls (its own-namespace record's): what its extension methods are bound by. */
-  private callsOf(imp: ImportRecord, from: RelPath): readonly string[] {
-    if (imp.kind === 'same-package') return imp.calls ?? [];
-    if (imp.kind !== 'import' || imp.names.length) return [];
-    return this.host.factsOf?.(from)?.imports.find((i) => i.kind === 'same-package')?.calls ?? [];
-  }
-
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
-    const names = this.namesOf(imp, from);
-    const calls = this.callsOf(imp, from);
+    // a plain `using N;` keeps no names of its own: it binds the type names the file uses and, by the member names
+    // the file calls, extension methods; both on the file's own-namespace record
+    const own = imp.kind === 'import' && !imp.names.length ? this.ownScope(from) : undefined;
+    const names = own ? (own.names ?? []) : imp.names;
+    const calls = imp.kind === 'same-package' ? (imp.calls ?? []) : (own?.calls ?? []);
     // which of its extension methods a call binds exactly depends on the file's other usings: the file is in the key
     const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${names.join(',')}\u0000${imp.kind === 'same-package' || calls.length ? from : ''}\u0000${calls.join(',')}`;
     return memoised(this.memo, key, () => this.compute(imp, names, calls, from));
