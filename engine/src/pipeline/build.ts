@@ -108,6 +108,55 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
   }
   lap('parse');
 
+  // files whose content hash matched their record were loaded but not parsed: they count as unchanged
+  const parsed = loaded.filter((l) => !('reused' in l)).length;
+  const loadedCount = loaded.length;
+  // the resolver and its caches (a Go build's declared names per package: ~20 MB at 10,000 files) live only in
+  // resolveAll's frame, so they are garbage before the write phase, whose peak sits on top of what is still live
+  const state = resolveAll(root, config, scanned, loaded, reused, previous, listed);
+  loaded = undefined;
+  lap('resolve');
+
+  const builtAt = new Date().toISOString();
+  progress('write', 0, 1);
+  const written = await writeAllArtifacts(state, builtAt, { pageThread: options.pageThread });
+  progress('write', 1, 1);
+  lap('write');
+  // `intel status` after a large build reads index-facts.bin instead of splitting index.json (~0.3 s at 50,000 files,
+  // ~2 % of that build); below STATUS_FACTS_FROM_FILES the split costs a status little and the refresh ~2 % of every
+  // build (20 ms of lodash's 0.85 s). Updates then carry it along (noteFactsChange, carryStatusFacts). Best effort.
+  if ((options.statusFacts ?? state.records.size >= STATUS_FACTS_FROM_FILES) && refreshStatusFacts(root)) perf('build: status facts');
+
+  const { imports, edges, unresolved } = importCounts(state.records.values(), (r) => written.out.get(r.path) ?? []);
+  const all = [...state.records.values()];
+  return {
+    root,
+    files: state.records.size,
+    parsed,
+    reused: reused.length + loadedCount - parsed,
+    skipped: all.filter((r) => r.skipped).length,
+    syntaxErrors: all.filter((r) => r.syntaxError).length,
+    imports,
+    edges,
+    unresolved,
+    builtAt,
+    timings,
+  };
+}
+
+/**
+ * Makes every file's record from what was loaded or reused, resolved against the whole project. Consumes `loaded`
+ * (each entry dropped as its record is made, so a large build holds one copy) and clears `previous`.
+ */
+function resolveAll(
+  root: string,
+  config: ProjectState['config'],
+  scanned: ReadonlyArray<{ path: RelPath }>,
+  loaded: LoadedFile[],
+  reused: readonly FileRecord[],
+  previous: Map<RelPath, FileRecord>,
+  listed: ReturnType<typeof configListing>,
+): ProjectState {
   const files = new Set(scanned.map((f) => f.path));
   const records = new Map<RelPath, FileRecord>();
   // the parse facts of every file for the resolvers that read other files' declarations: its record once made, else
@@ -121,44 +170,12 @@ export async function buildUnlocked(root: string, options: BuildOptions = {}): P
     return l ? loadedFacts(l, previous.get(rel)) : recordFacts(previous.get(rel));
   });
   for (const r of reused) records.set(r.path, reresolve(r, resolver));
-  // files whose content hash matched their record were loaded but not parsed: they count as unchanged
-  const parsed = loaded.filter((l) => !('reused' in l)).length;
-  const loadedCount = loaded.length;
-  // each loaded file's facts become its record; the list goes as it is consumed (a large build holds one copy)
   for (let i = 0; i < loaded.length; i++) {
     const l = loaded[i];
     records.set(l.path, makeRecord(l, previous.get(l.path), resolver, null));
     fresh.delete(l.path);
     (loaded as Array<unknown>)[i] = undefined;
   }
-  loaded = undefined;
   previous.clear();
-  const state: ProjectState = { root, config, records, configFiles: configFileStamps(root, resolver, records.keys(), listed.listing) };
-  lap('resolve');
-
-  const builtAt = new Date().toISOString();
-  progress('write', 0, 1);
-  const written = await writeAllArtifacts(state, builtAt, { pageThread: options.pageThread });
-  progress('write', 1, 1);
-  lap('write');
-  // `intel status` after a large build reads index-facts.bin instead of splitting index.json (~0.3 s at 50,000 files,
-  // ~2 % of that build); below STATUS_FACTS_FROM_FILES the split costs a status little and the refresh ~2 % of every
-  // build (20 ms of lodash's 0.85 s). Updates then carry it along (noteFactsChange, carryStatusFacts). Best effort.
-  if ((options.statusFacts ?? records.size >= STATUS_FACTS_FROM_FILES) && refreshStatusFacts(root)) perf('build: status facts');
-
-  const { imports, edges, unresolved } = importCounts(records.values(), (r) => written.out.get(r.path) ?? []);
-  const all = [...records.values()];
-  return {
-    root,
-    files: records.size,
-    parsed,
-    reused: reused.length + loadedCount - parsed,
-    skipped: all.filter((r) => r.skipped).length,
-    syntaxErrors: all.filter((r) => r.syntaxError).length,
-    imports,
-    edges,
-    unresolved,
-    builtAt,
-    timings,
-  };
+  return { root, config, records, configFiles: configFileStamps(root, resolver, records.keys(), listed.listing) };
 }
