@@ -7,7 +7,8 @@
 //                                                      lazy imports (the build pipeline loads only to drain a journal)
 //   parse-worker.js                                    the engine's parse worker thread (engine/src/parse/worker.ts), for both
 //   sql-wasm.wasm                                      sql.js's wasm (engine/src/store/sqlite.ts finds it next to or above the bundle)
-//   tree-sitter/                                       the tree-sitter runtime and the grammars the language modules name
+//   tree-sitter/                                       the tree-sitter runtime and the grammars the language modules name, with a
+//                                                      package.json of its own ({"type":"commonjs"}: tree-sitter.js is CommonJS)
 //                                                      (engine/src/languages/runtime.ts finds it next to or above the bundle)
 //   package.json ({"type":"module"}), VERSION
 //   guidance/                                          the package's guidance files (guidance_load finds them beside the runtime's package.json)
@@ -16,10 +17,10 @@
 // be the wrong file (scripts/lib/esbuild-engine.mjs, shared with the CLI bundle of scripts/bundle-cli.mjs).
 // Part of `npm run build`, after tsc and bundle-hooks.mjs.
 import { build } from 'esbuild';
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { adaptEngine, esmOptions } from './lib/esbuild-engine.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,16 +53,17 @@ for (const hook of ['post-tool-use', 'session-start']) {
   copyFileSync(path.join(root, 'dist', 'hooks', 'src', `${hook}.cjs`), path.join(staging, 'hooks', `${hook}.cjs`));
 }
 copyFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'), path.join(staging, 'sql-wasm.wasm'));
-// the tree-sitter runtime, and each grammar a language module names (`grammar: 'tree-sitter-<x>.wasm'`), not all 16
+// the tree-sitter runtime, and each grammar a registered language module names, not all 16: read from the registry's
+// tsc output (this script runs after tsc), so a grammar named through a constant is not missed
 const treeSitter = path.dirname(createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm'));
-const grammars = new Set();
-for (const f of readdirSync(path.join(root, 'engine', 'src', 'languages'), { recursive: true })) {
-  if (!String(f).endsWith('.ts')) continue;
-  for (const m of readFileSync(path.join(root, 'engine', 'src', 'languages', String(f)), 'utf8').matchAll(/grammar: '(tree-sitter-[a-z0-9_-]+\.wasm)'/g)) grammars.add(m[1]);
-}
+const { LANGUAGES } = await import(pathToFileURL(path.join(root, 'dist', 'engine', 'src', 'languages', 'registry.js')).href);
+const grammars = new Set(LANGUAGES.map((l) => l.grammar).filter(Boolean));
 mkdirSync(path.join(staging, 'tree-sitter'));
 for (const f of ['tree-sitter.js', 'tree-sitter.wasm', ...grammars]) copyFileSync(path.join(treeSitter, f), path.join(staging, 'tree-sitter', f));
 copyFileSync(path.join(treeSitter, '..', 'LICENSE'), path.join(staging, 'tree-sitter', 'LICENSE'));
+// tree-sitter.js is a CommonJS (UMD) file that finds its folder through __filename: without this, the runtime's
+// {"type":"module"} would make Node load it as ESM, where it throws "Unable to determine script URL"
+writeFileSync(path.join(staging, 'tree-sitter', 'package.json'), `${JSON.stringify({ type: 'commonjs', private: true }, null, 2)}\n`);
 cpSync(path.join(root, 'guidance'), path.join(staging, 'guidance'), { recursive: true });
 writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify({ type: 'module', private: true, version }, null, 2)}\n`);
 writeFileSync(path.join(staging, 'VERSION'), `${version}\n`);

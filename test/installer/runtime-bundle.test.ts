@@ -12,7 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { appendJournal, buildIntel } from '../../engine/src/index.js';
+import { LANGUAGES, languageOf } from '../../engine/src/languages/registry.js';
 import { TOOL_TEXT } from '../../mcp-server/src/texts.js';
+import { payload, runHookProcess, waitForWorkers } from '../helpers/hooks.js';
+import { indexFiles } from '../helpers/language-records.js';
 import { repoRoot } from '../helpers/paths.js';
 import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
 
@@ -99,6 +102,34 @@ describe('runtime bundle, copied away from the package', () => {
       assert.match(page, /"focus":1\b/);
     } finally {
       await client.close();
+    }
+  });
+  it('the copied hook and its worker read a file of every tree-sitter language with the grammars the bundle carries', async () => {
+    const sources: Record<string, string> = {
+      'py/hello.py': 'def hello():\n    return 1\n',
+      'go/hello.go': 'package hello\n\nfunc Hello() int { return 1 }\n',
+      'rs/hello.rs': 'pub fn hello() -> i32 { 1 }\n',
+      'java/p/Hello.java': 'package p;\n\npublic class Hello {}\n',
+      'c/hello.c': 'int hello(void) { return 1; }\n',
+      'php/hello.php': '<?php\nfunction hello() { return 1; }\n',
+      'rb/hello.rb': 'def hello\n  1\nend\n',
+      'cs/Hello.cs': 'namespace P { public class Hello {} }\n',
+    };
+    const covered = new Set(Object.keys(sources).map((f) => languageOf(f)?.grammar));
+    for (const l of LANGUAGES) if (l.grammar) assert.ok(covered.has(l.grammar), `no file here for ${l.name}`);
+    const root = tempProject({ 'src/a.ts': 'export const a = 1;\n' });
+    await buildIntel(root);
+    for (const [rel, text] of Object.entries(sources)) {
+      writeFile(root, rel, text);
+      const run = await runHookProcess(path.join(runtime, 'hooks', 'post-tool-use.cjs'), payload.write(root, path.join(root, rel), text, 'create'), { cwd: root, env: { GSD_WORKER_IDLE_MS: '0' } });
+      assert.equal(run.code, 0, run.stderr);
+    }
+    await waitForWorkers(root);
+    const files = indexFiles(root);
+    for (const rel of Object.keys(sources)) {
+      assert.ok(files[rel], `${rel} is indexed`);
+      assert.equal(files[rel].syntaxError, null, `${rel}: ${JSON.stringify(files[rel].syntaxError)}`);
+      assert.ok(files[rel].symbols.length > 0, `${rel} has its declaration`);
     }
   });
 });
