@@ -17,7 +17,7 @@ export function perfMark(): (label: string) => void {
     const nowCpu = cpu();
     const m = process.memoryUsage();
     const mb = (b: number) => Math.round(b / 1048576);
-    process.stderr.write(`[gsd perf] ${label} ${(now - last).toFixed(1)} ms, cpu ${(nowCpu - lastCpu).toFixed(0)} ms (rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)} MB, external ${mb(m.external + m.arrayBuffers)} MB)\n`);
+    process.stderr.write(`[gsd perf] ${label} ${(now - last).toFixed(1)} ms, cpu ${(nowCpu - lastCpu).toFixed(0)} ms (rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, external ${mb(m.external + m.arrayBuffers)} MB)\n`);
     last = now;
     lastCpu = nowCpu;
   };

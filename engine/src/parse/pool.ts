@@ -1,11 +1,20 @@
 /**
  * createParsePool: loads many files on worker threads, in batches, results in input order.
  * Small loads run in-process; the chunks of a worker that dies are loaded in-process, so no file is ever lost.
- * Below 4 cores the files a tree-sitter grammar reads still go to one worker, while this thread loads the rest: the
- * grammar runtime's WebAssembly memory (it grows to the largest parse and never shrinks) goes with the worker when the
- * pool closes, instead of staying in the process for the rest of the build.
+ * Below 4 cores the files a tree-sitter grammar reads still go to one worker, a child process, while this thread loads
+ * the rest. What the grammars cost goes with that process when the pool closes, instead of staying in this one for
+ * the rest of the build: the runtime's WebAssembly memory (it grows to the largest parse and never shrinks: ~40 MB on
+ * a 10,000-file Go tree), and the C heap that V8's optimising compiler used for the largest functions of the runtime
+ * and the grammar. The latter is why it is a process and not a worker thread: compiling those, V8 frees a 6 MB block
+ * of C heap, which raises glibc's malloc trim threshold for the whole process to 12 MB (its "dynamic mmap threshold"),
+ * after which every thread's malloc arena keeps up to that much freed memory for the rest of the build. Measured on
+ * that Go tree (bench/languages-peers.mjs, 2 cores): peak RSS of `intel build` 233-236 MB with a worker thread,
+ * 216-220 MB with a worker process (the JS/TS tree of the same size: 215-219 MB); the worker process and this one
+ * together hold at most ~180 MB (this one's RSS plus the other's private memory) while both run. Parse time the same.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { KnownFacts, LoadedFile, RelPath } from '../types.js';
 import { prepareGrammars } from '../languages/parse.js';
@@ -63,8 +72,24 @@ interface Chunk {
 const isGrammarFile = (path: RelPath): boolean => Boolean(languageOf(path)?.grammar);
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** A worker thread or a worker process, as the pool drives it. */
+interface WorkerChannel {
+  post(request: WorkerRequest): void;
+  /** keeps the event loop alive while answers are due */
+  ref(): void;
+  unref(): void;
+  /** ends it; resolves once it is gone */
+  end(): Promise<void>;
+}
+
+interface WorkerEvents {
+  message(response: WorkerResponse): void;
+  /** it died, failed to start, or its channel broke */
+  gone(): void;
+}
+
 interface PoolWorker {
-  worker: Worker;
+  worker: WorkerChannel;
   inFlight: Map<number, Chunk>;
   dead: boolean;
 }
@@ -79,18 +104,86 @@ interface WorkerLaunch {
  * How to start a worker: worker.js next to this module. When running from the TypeScript sources (tests under tsx),
  * worker.ts needs tsx's loader, which a worker does not inherit: a small bootstrap registers it, then imports it.
  */
-function workerLaunch(override: URL | undefined): WorkerLaunch {
+function workerUrl(override: URL | undefined): URL {
   const here = import.meta.url;
-  const url = override ?? new URL(here.endsWith('.ts') ? './worker.ts' : './worker.js', here);
-  if (!url.pathname.endsWith('.ts')) return { script: url, eval: false };
-  let tsxApi = 'tsx/esm/api';
+  return override ?? new URL(here.endsWith('.ts') ? './worker.ts' : './worker.js', here);
+}
+
+/** tsx's loader as a module specifier (unresolved, it is left to the worker, which fails: the pool loads in-process) */
+function tsxSpecifier(name: string): string {
   try {
-    tsxApi = import.meta.resolve('tsx/esm/api');
+    return import.meta.resolve(name);
   } catch {
-    // left to the worker, which fails and makes the pool load in-process
+    return name;
   }
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`;
+}
+
+function workerLaunch(override: URL | undefined): WorkerLaunch {
+  const url = workerUrl(override);
+  if (!url.pathname.endsWith('.ts')) return { script: url, eval: false };
+  const bootstrap = `import(${JSON.stringify(tsxSpecifier('tsx/esm/api'))}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`;
   return { script: bootstrap, eval: true };
+}
+
+function startThread(setup: WorkerSetup, override: URL | undefined, on: WorkerEvents): WorkerChannel {
+  const launch = workerLaunch(override);
+  const worker = new Worker(launch.script, { workerData: setup, eval: launch.eval, ...(launch.eval ? { execArgv: [] } : {}) });
+  worker.on('message', on.message);
+  worker.on('error', on.gone);
+  worker.on('exit', on.gone);
+  return {
+    post: (request) => worker.postMessage(request),
+    ref: () => worker.ref(),
+    unref: () => worker.unref(),
+    end: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * The young generation of a worker process, in MB per semi-space (V8's default grows to 16). What it allocates lives
+ * for one batch; with the default its heap grows to ~45 MB, with 2 MB to ~20 MB, at the same parse time (10,000-file
+ * Go tree, 2 cores: the worker process' RSS 141-160 MB with the default, 110-114 MB with 2).
+ */
+const PROCESS_SEMI_SPACE_MB = 2;
+
+/**
+ * A worker process: the same worker script, its setup as the one argument, requests and answers through the IPC
+ * channel with V8's serializer (as postMessage). No inherited node options (an --inspect port would clash).
+ */
+function startProcess(setup: WorkerSetup, override: URL | undefined, on: WorkerEvents): WorkerChannel {
+  const url = workerUrl(override);
+  const execArgv = [`--max-semi-space-size=${PROCESS_SEMI_SPACE_MB}`, ...(url.pathname.endsWith('.ts') ? ['--import', tsxSpecifier('tsx/esm')] : [])];
+  const child: ChildProcess = fork(fileURLToPath(url), [JSON.stringify(setup)], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  child.on('message', on.message as (message: unknown) => void);
+  child.on('error', on.gone);
+  child.on('exit', on.gone);
+  return {
+    post: (request) => {
+      const broken = (): void => {
+        child.kill();
+        on.gone();
+      };
+      if (child.connected) child.send(request, (error) => error && broken());
+      else broken();
+    },
+    ref: () => {
+      child.ref();
+      child.channel?.ref();
+    },
+    unref: () => {
+      child.unref();
+      child.channel?.unref();
+    },
+    end: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.ref();
+      child.kill();
+      await exited;
+    },
+  };
 }
 
 /**
@@ -134,7 +227,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
         pw.inFlight.set(id, chunk);
         pw.worker.ref();
         const request: WorkerRequest = { id, paths: chunk.paths, known: chunk.known };
-        pw.worker.postMessage(request);
+        pw.worker.post(request);
       }
     }
     // no live worker left (all crashed, or the pool was closed): finish in-process
@@ -155,30 +248,29 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
   }
 
   function spawn(): void {
-    const launch = workerLaunch(opts.workerScript);
-    let worker: Worker;
+    const pw = { inFlight: new Map(), dead: false } as PoolWorker;
+    const events: WorkerEvents = {
+      message: (response) => {
+        const chunk = pw.inFlight.get(response?.id);
+        if (!chunk) return;
+        pw.inFlight.delete(response.id);
+        if (Array.isArray(response.results) && response.results.length === chunk.paths.length) {
+          stats.workerFiles += response.results.length;
+          chunk.done(sharedStrings(response.results, strings));
+        } else {
+          takeBack(chunk);
+        }
+        if (pw.inFlight.size === 0) pw.worker.unref();
+        dispatch();
+      },
+      gone: () => retire(pw),
+    };
     try {
-      worker = new Worker(launch.script, { workerData: setup, eval: launch.eval, ...(launch.eval ? { execArgv: [] } : {}) });
+      pw.worker = (grammarWorker ? startProcess : startThread)(setup, opts.workerScript, events);
     } catch {
       return; // no workers: everything runs in-process
     }
-    const pw: PoolWorker = { worker, inFlight: new Map(), dead: false };
-    worker.on('message', (response: WorkerResponse) => {
-      const chunk = pw.inFlight.get(response.id);
-      if (!chunk) return;
-      pw.inFlight.delete(response.id);
-      if (Array.isArray(response.results) && response.results.length === chunk.paths.length) {
-        stats.workerFiles += response.results.length;
-        chunk.done(sharedStrings(response.results, strings));
-      } else {
-        takeBack(chunk);
-      }
-      if (pw.inFlight.size === 0) worker.unref();
-      dispatch();
-    });
-    worker.on('error', () => retire(pw));
-    worker.on('exit', () => retire(pw));
-    worker.unref();
+    pw.worker.unref();
     workers.push(pw);
   }
 
@@ -249,7 +341,7 @@ export function createParsePool(root: string, opts: ParsePoolOptions): ParsePool
       strings.clear();
       await Promise.all(
         [...workers].map(async (pw) => {
-          await pw.worker.terminate();
+          await pw.worker.end();
           retire(pw);
         }),
       );

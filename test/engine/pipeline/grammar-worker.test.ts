@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { buildIntel, intelPaths } from '../../../engine/src/index.js';
 import { languageOf } from '../../../engine/src/languages/registry.js';
@@ -7,6 +8,7 @@ import { grammarLoaded } from '../../../engine/src/languages/runtime.js';
 import { createParsePool, loadFile } from '../../../engine/src/parse/index.js';
 import { defaultThreads, IN_PROCESS_BELOW } from '../../../engine/src/parse/pool.js';
 import { moveIntelAside, snapshotIntel } from '../../helpers/intel-snapshot.js';
+import { fixture } from '../../helpers/paths.js';
 import { cleanupProjects, tempProject } from '../../helpers/project.js';
 
 /**
@@ -31,7 +33,7 @@ function mixedProject(): { root: string; paths: string[] } {
 
 const grammarFiles = (paths: string[]) => paths.filter((p) => languageOf(p)?.grammar);
 
-describe('tree-sitter files parsed on a worker thread', () => {
+describe('tree-sitter files parsed by a worker (below 4 cores a child process)', () => {
   after(cleanupProjects);
   const { root, paths } = mixedProject();
 
@@ -56,6 +58,24 @@ describe('tree-sitter files parsed on a worker thread', () => {
     // the same facts as loading each file here
     await prepareGrammars(paths);
     assert.deepEqual(results, paths.map((p) => loadFile(root, p, { maxFileBytes: 1e6 })));
+  });
+
+  it('a worker process that dies: its files are loaded here, none lost, and it is not started again after two deaths', async (t) => {
+    if (defaultThreads() !== 0) return t.skip('from 4 cores up every file goes to worker threads (pool.test.ts)');
+    const treeSitter = grammarFiles(paths);
+    const pool = createParsePool(root, { maxFileBytes: 1e6, workerScript: pathToFileURL(fixture('parse', 'pool', 'crashing-process-worker.mjs')) });
+    try {
+      const expected = paths.map((p) => loadFile(root, p, { maxFileBytes: 1e6 }));
+      assert.deepEqual(await pool.load(paths), expected);
+      assert.deepEqual(pool.stats(), { workerFiles: 0, inProcessFiles: paths.length, workerFailures: 1 });
+      assert.deepEqual(await pool.load(paths), expected);
+      assert.deepEqual(await pool.load(paths), expected);
+      assert.equal(pool.stats().workerFailures, 2);
+      assert.equal(pool.stats().inProcessFiles, 3 * paths.length);
+      assert.ok(treeSitter.length >= IN_PROCESS_BELOW);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('a build gives the same index, graph and pages with the worker as with everything in-process', async () => {
