@@ -236,12 +236,12 @@ async function scale(trees, files) {
   for (let round = 0; round < 2; round++) {
     for (const [name, m] of Object.entries(made)) {
       setAside(path.join(m.tree, '.planning'));
-      const r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', m.tree, '--no-cache', '--json'], { cwd: m.tree, method });
+      const r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', m.tree, '--no-cache', '--json'], { cwd: m.tree, method, tree: true });
       if (r.exitCode !== 0) throw new Error(`scale ${name} failed, log ${r.logFile}`);
       const text = fs.readFileSync(r.logFile, 'utf8');
       const { files: indexed, edges } = JSON.parse(text.slice(text.indexOf('{')));
-      out[name] = { copies: m.copies, files: indexed, edges, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
-      log(`scale ${name}: ${indexed} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, wall ${r.wallMs.toFixed(0)} ms`);
+      out[name] = { copies: m.copies, files: indexed, edges, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), treePeakMB: Math.max(out[name]?.treePeakMB ?? 0, r.treePeakMB ?? 0) || null, wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
+      log(`scale ${name}: ${indexed} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, process tree ${r.treePeakMB?.toFixed(0) ?? '?'} MB, wall ${r.wallMs.toFixed(0)} ms`);
     }
   }
   for (const m of Object.values(made)) rmrf(m.tree);
@@ -293,14 +293,14 @@ function hooksSection(out) {
 function memorySection(out) {
   const L = [START[2], '### Memory per language (bench/languages-peers.mjs)', ''];
   const s = out.scale;
-  L.push(`Memory of a cold build (\`intel build --no-cache\`) at ${out.files} source files, copies of each tree (the last copy trimmed to that count), peak RSS (max of 2) and wall (min of 2), ${s.method}:`, '');
-  L.push('| language | copies | files indexed | internal dependencies | peak RSS | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  L.push(`Memory of a cold build (\`intel build --no-cache\`) at ${out.files} source files, copies of each tree (the last copy trimmed to that count), peak RSS (max of 2; ${s.method}: the largest single process) and the peak of the whole process tree (max of 2; the build and its parse worker process together, the sum of their PSS sampled every 20 ms), wall (min of 2):`, '');
+  L.push('| language | copies | files indexed | internal dependencies | peak RSS | / JS/TS | process tree | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const name of ['python', 'go', 'js/ts']) {
     const r = s[name];
     if (!r) continue;
-    L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.edges ?? '?'} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
+    L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.edges ?? '?'} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${r.treePeakMB ? `${r.treePeakMB.toFixed(0)} MB` : '?'} | ${r.treePeakMB && s['js/ts'].treePeakMB ? x(r.treePeakMB, s['js/ts'].treePeakMB) : '?'} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
   }
-  L.push('', 'A Python or Go build peaks where a JS/TS build of as many files does, in the write phase (graph.db, entity pages, index.json), and holds about what it holds. What the grammars cost stays out of that phase: below 4 cores the tree-sitter files of a large load go to one worker process while the main thread loads the JS/TS ones (`parse/pool.ts`), and it ends with the parse phase, taking along the tree-sitter runtime\'s WebAssembly memory (it grows to the largest file\'s parse and never shrinks: ~40 MB on the Go tree) and the C heap V8\'s optimising compiler used on the runtime\'s and the grammar\'s largest functions (in a worker thread, freeing that raised glibc\'s malloc trim threshold for the whole process, and the Go build peaked 15-20 MB above the JS/TS one). The peak RSS above is the build\'s process, with the worker process counted as gnu-time counts a child (the larger of the two, not their sum); the two together hold less than that peak while both run (this process\'s RSS plus the worker\'s private memory, sampled every 0.1 s: at most ~180 MB on the Go tree, ~160 MB on the Python tree). The Go tree has more than twice the internal dependencies of the JS/TS tree (an import reaches every file of its package, and files reach the files of their own package that declare the names they use); its write phase holds them in about the memory the JS/TS one needs. From 10,000 files a build runs an extra full collection before the edge index (`engine/src/memory.ts`). GSD_PERF=1 prints RSS and heap (used/committed) after each phase.');
+  L.push('', 'A Python or Go build peaks where a JS/TS build of as many files does, in the write phase (graph.db, entity pages, index.json), and holds about what it holds. What the grammars cost stays out of that phase: below 4 cores the tree-sitter files of a large load go to one worker process while the main thread loads the JS/TS ones (`parse/pool.ts`), and it ends with the parse phase, taking along the tree-sitter runtime\'s WebAssembly memory (it grows to the largest file\'s parse and never shrinks: ~40 MB on the Go tree) and the C heap V8\'s optimising compiler used on the runtime\'s and the grammar\'s largest functions (in a worker thread, freeing that raised glibc\'s malloc trim threshold for the whole process, and the Go build peaked 15-20 MB above the JS/TS one). The peak RSS column is the build\'s process, with the worker process counted as GNU time counts a child (the larger of the two, not their sum); the process-tree column counts both at once, each page shared between them once (PSS), so it is what the machine holds at the busiest moment. The Go tree has more than twice the internal dependencies of the JS/TS tree (an import reaches every file of its package, and files reach the files of their own package that declare the names they use); its write phase holds them in about the memory the JS/TS one needs. From 10,000 files a build runs an extra full collection before the edge index (`engine/src/memory.ts`). GSD_PERF=1 prints RSS and heap (used/committed) after each phase.');
   L.push('', 'The machine is shared: the ratios come from the same rounds.');
   L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs --no-peers --no-hooks\` (${out.date}).`, END[2]);
   return L.join('\n');

@@ -10,6 +10,11 @@
 // run; peak RSS = the largest VmHWM seen by polling /proc/<pid>/status of the child and its descendants every
 // 10 ms (an approximation: a process that lives < 10 ms or peaks just before exiting can be missed).
 // Wall time is always process.hrtime.bigint() around spawn → exit, in this process.
+//
+// Option `tree: true` also samples, every 20 ms, the memory of the whole process tree: the sum of each process's PSS
+// (/proc/<pid>/smaps_rollup: its private pages plus its share of the pages it shares, such as Node's own code), so a
+// command whose child processes run beside it is counted as the machine holds it, not as GNU time's %M (the largest
+// single process). Resolves `treePeakMB` (null where /proc gives no smaps_rollup).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -66,6 +71,15 @@ function descendants(pid) {
   return out;
 }
 
+function pssKiB(pid) {
+  try {
+    const m = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)\s+kB/m);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 function hwmKiB(pid) {
   try {
     const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+)\s+kB/m);
@@ -80,7 +94,7 @@ function hwmKiB(pid) {
  * The child's stdout/stderr go to `logFile` (default: a file under bench/.work/measure/). Never rejects because
  * the command failed: check exitCode.
  */
-export async function measure(cmd, args, { cwd, env, logFile, method = defaultMethod(), timeoutMs = 30 * 60 * 1000 } = {}) {
+export async function measure(cmd, args, { cwd, env, logFile, method = defaultMethod(), timeoutMs = 30 * 60 * 1000, tree = false } = {}) {
   const dir = mkdirp(path.join(WORK_DIR, 'measure'));
   logFile ??= path.join(dir, `run-${process.pid}-${Date.now()}.log`);
   mkdirp(path.dirname(logFile));
@@ -102,6 +116,16 @@ export async function measure(cmd, args, { cwd, env, logFile, method = defaultMe
       for (const p of descendants(child.pid)) peakKiB = Math.max(peakKiB, hwmKiB(p));
     }, 10);
   }
+  let treePeakKiB = tree ? 0 : null;
+  const treePoll = tree
+    ? setInterval(() => {
+        let sum = 0;
+        // under GNU time the command is its child: time's own few hundred KB are left out
+        for (const p of descendants(child.pid).slice(method === 'gnu-time' ? 1 : 0)) sum += pssKiB(p) ?? 0;
+        if (sum === 0) return; // between spawn and exec, or /proc without smaps_rollup
+        treePeakKiB = Math.max(treePeakKiB, sum);
+      }, 20)
+    : null;
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const { code, signal } = await new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -110,6 +134,7 @@ export async function measure(cmd, args, { cwd, env, logFile, method = defaultMe
   const t1 = process.hrtime.bigint();
   clearTimeout(timer);
   if (poll) clearInterval(poll);
+  if (treePoll) clearInterval(treePoll);
   fs.closeSync(fd);
   const wallMs = Number(t1 - t0) / 1e6;
   let userMs, sysMs, maxRssMB;
@@ -131,7 +156,8 @@ export async function measure(cmd, args, { cwd, env, logFile, method = defaultMe
     sysMs = after.sys - before.sys;
     maxRssMB = peakKiB / 1024;
   }
-  return { wallMs, userMs, sysMs, cpuMs: userMs + sysMs, maxRssMB, exitCode, signal, method, logFile };
+  const treePeakMB = treePeakKiB ? treePeakKiB / 1024 : null;
+  return { wallMs, userMs, sysMs, cpuMs: userMs + sysMs, maxRssMB, treePeakMB, exitCode, signal, method, logFile };
 }
 
 /** Last `n` characters of a run's log, for error messages. */
