@@ -14,10 +14,11 @@
 //    commits, bare clones in bench/.snapshots made on first use or `--snapshots DIR` (bench/lib/snapshots.mjs).
 //    `--languages` picks the corpora; rows of corpora not run keep their figures from the last run, each row saying
 //    its date, rounds and load.
-// 2. A one-file edit through the hooks: the PostToolUse hook spawned as a process with an Edit payload on a file
-//    just modified (a different source file each round), in each `--languages` corpus above and in zod (JS/TS,
-//    bench/corpora.mjs), the languages interleaved in every round; the hook's own wall time (spawn → exit) and the
-//    time until its background worker has put the edit into the graph (spawn → worker gone, journal empty).
+// 2. A one-file edit through the hooks: the installed runtime's PostToolUse hook (dist/runtime/hooks/, the bundle an
+//    install copies) spawned as a process with an Edit payload on a file just modified (a different source file each
+//    round), in each `--languages` corpus above and in zod (JS/TS, bench/corpora.mjs), the languages interleaved in
+//    every round; the hook's own wall time (spawn → exit) and the time until its background worker has put the edit
+//    into the graph (spawn → worker gone, journal empty).
 //    Alone: `--no-peers --no-scale`.
 // 3. Memory at ~10,000 files: a cold build of copies of the Python and Go trees against copies of zod of about the
 //    same file count, GNU time's peak RSS, two rounds each (max RSS, min wall). Alone: `--no-peers --no-hooks`.
@@ -52,7 +53,9 @@ const SNAPSHOTS = {
 };
 const BASE = path.join(WORK_DIR, 'languages-peers');
 const PEERS_DIR = path.join(WORK_DIR, 'peers-tools');
-const POST = path.join(ROOT, 'dist', 'hooks', 'src', 'post-tool-use.cjs');
+// the hook as an install runs it: the runtime bundle (scripts/bundle-runtime.mjs), whose worker is one ESM file with
+// the engine and finds the grammars in its own tree-sitter/ folder, not the tsc output's modules and node_modules
+const POST = path.join(ROOT, 'dist', 'runtime', 'hooks', 'post-tool-use.cjs');
 const START = ['<!-- languages-peers:start -->', '<!-- languages-hooks-memory:start -->', '<!-- languages-memory:start -->'];
 const END = ['<!-- languages-peers:end -->', '<!-- languages-hooks-memory:end -->', '<!-- languages-memory:end -->'];
 
@@ -275,7 +278,7 @@ function peersSection(out) {
 function hooksSection(out) {
   const L = [START[1], '### Hooks per language (bench/languages-peers.mjs)', ''];
   const h = out.hooks;
-  L.push(`One-file edit through the PostToolUse hook, spawned as a process with an Edit payload (${h.edits} edits per language, a different source file each, languages interleaved in every round, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done). The worker lingers for no next edit here (\`GSD_WORKER_IDLE_MS=0\`): every edit pays a fresh worker's start, the case of the first edit after a pause.`, '');
+  L.push(`One-file edit through the PostToolUse hook as an install runs it (the runtime bundle, dist/runtime/hooks/: the hook and its worker, one file each), spawned as a process with an Edit payload (${h.edits} edits per language, a different source file each, languages interleaved in every round, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done). The worker lingers for no next edit here (\`GSD_WORKER_IDLE_MS=0\`): every edit pays a fresh worker's start, the case of the first edit after a pause.`, '');
   L.push('| language (tree) | source files | hook | / JS/TS | in the graph | / JS/TS |', '| --- | ---: | ---: | ---: | ---: | ---: |');
   const rows = [...CORPORA.map((c) => [c.name.toLowerCase(), `${c.name} (${c.tree})`]), ['js/ts', 'JS/TS (zod)']];
   for (const [name, label] of rows) {
