@@ -173,7 +173,7 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
       const l = pending.get(rel);
       if (l) return loadedFacts(l, state.records.get(rel));
       // a record read for its facts only is not kept parsed (no copy of every record beside index.json's lines)
-      return recordFacts(state.records instanceof LazyRecords ? state.records.peek(rel) : state.records.get(rel));
+      return state.records instanceof LazyRecords ? (state.records.peekFacts(rel) ?? null) : recordFacts(state.records.get(rel));
     });
   kept?.resolver.forgetResults();
   state.resolution = { files, resolver, pending };

@@ -4,6 +4,12 @@ import type { ImportKind, ImportRecord, RelPath, Resolution, ResolvedImport, Sym
 export interface ParseFacts {
   symbols: readonly SymbolRecord[];
   imports: readonly ImportRecord[];
+  /**
+   * False when no import of the file has the field `field`, told without decoding the imports (a stored record read
+   * for its facts, LazyRecords.peekFacts): for a reader of every file that looks for a rare kind of import (C#'s
+   * `global using`). Absent, or true: look at the imports.
+   */
+  importsMayHave?(field: string): boolean;
 }
 
 /** What the resolver may see of the project. */

@@ -64,4 +64,32 @@ describe('index.json: one record per line, parsed lazily', () => {
     assert.equal(!other.ok && other.reason, 'format-mismatch');
     assert.equal(readIndexDocument('/nonexistent/index.json').ok, false);
   });
+
+  it('peekFacts reads a raw record\'s symbols and imports as the record has them, keeps nothing parsed, and says which imports may have a field', () => {
+    const tricky: FileRecord = { ...record('src/tricky.ts'), docComment: 'x,"symbols":[1],"imports":[2],"skipped":"no"', symbols: [{ name: 'A,"imports":', kind: 'class', line: 3, exported: true }] };
+    const global: FileRecord = { ...record('src/global.cs'), imports: [{ specifier: 'N', kind: 'import', names: ['*'], line: 1, global: true, resolved: { kind: 'builtin', module: 'N' } }] };
+    const skipped: FileRecord = { ...record('src/big.ts'), skipped: 'too-large' };
+    const all = new Map<string, FileRecord>([...records, ['src/tricky.ts', tricky], ['src/global.cs', global], ['src/big.ts', skipped]]);
+    // more records than one window of the file (a peek reads 256 KB at a time)
+    for (let i = 0; i < 300; i++) {
+      const p = `pkg/m${String(i).padStart(3, '0')}.ts`;
+      all.set(p, { ...record(p), purpose: 'p'.repeat(2000 + i), symbols: [{ name: `S${i}`, kind: 'function', line: i, exported: true }] });
+    }
+    const read = readIndexDocument(tmp('index.json', serializeIndex(all, {}, '2026-01-01T00:00:00.000Z')));
+    assert.ok(read.ok);
+    const lazy = read.records as LazyRecords;
+    for (const [p, r] of all) {
+      const facts = lazy.peekFacts(p);
+      if (r.skipped) {
+        assert.equal(facts, null, p);
+        continue;
+      }
+      assert.ok(facts, p);
+      assert.deepEqual(facts.symbols, r.symbols, p);
+      assert.equal(facts.importsMayHave?.('global'), r.imports.some((i) => 'global' in i), p);
+      assert.deepEqual(facts.imports, r.imports, p);
+    }
+    assert.equal(lazy.peekFacts('src/none.ts'), undefined);
+    assert.deepEqual(lazy.parsedKeys(), [], 'nothing kept parsed');
+  });
 });

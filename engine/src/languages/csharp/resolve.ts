@@ -66,7 +66,8 @@ export class CsharpResolver implements LanguageResolver {
     for (const f of this.csFiles) {
       const facts = this.host.factsOf?.(f);
       if (!facts) continue;
-      for (const i of facts.imports) if (i.global && i.kind === 'import' && i.names.length === 1 && i.names[0] === '*') globals.push([f, i.specifier]);
+      // the imports of a stored record are decoded only for a file with a `global using` (most have none)
+      if (facts.importsMayHave?.('global') !== false) for (const i of facts.imports) if (i.global && i.kind === 'import' && i.names.length === 1 && i.names[0] === '*') globals.push([f, i.specifier]);
       for (const symbol of facts.symbols) {
         if (symbol.kind === 'namespace') continue;
         const ns = symbol.namespace ?? '';
