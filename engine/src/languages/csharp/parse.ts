@@ -306,12 +306,12 @@ function read(root: TsNode): Omit<ParsedFile, 'syntaxError'> {
   return { imports: r.imports, exports, symbols: r.symbols, docComment: r.firstTypeDoc ?? r.firstDoc, moduleSystem: 'none' };
 }
 
-export function parseCsharp({ path, source, root }: ParseInput): ParsedFile {
+export function parseCsharp({ path, source, root, keep }: ParseInput): ParsedFile {
   if (path.toLowerCase().endsWith('.csproj')) return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError: null };
   const error = firstSyntaxError(root);
   // a syntax error where directives are: read the first branch of each instead, when that parses cleanly
   if (error && /^\s*#\s*(if|elif|else|endif)\b/m.test(source)) {
-    const clean = withTree(GRAMMAR, firstBranch(source), (again) => (firstSyntaxError(again) ? null : read(again)));
+    const clean = withTree(GRAMMAR, firstBranch(source), (again) => (firstSyntaxError(again) ? null : read(again)), keep && `${keep}#first-branch`);
     if (clean) {
       // the names the other branches use too, as far as the grammar read them
       const own = clean.imports[clean.imports.length - 1];
