@@ -40,6 +40,20 @@ export interface TsNode {
   childForFieldName(field: string): TsNode | null;
   childrenForFieldName(field: string): TsNode[];
   descendantsOfType(type: string | string[]): TsNode[];
+  walk(): TsCursor;
+}
+/** A walk over a tree without a node object per step (web-tree-sitter's TreeCursor); delete() it when done. */
+export interface TsCursor {
+  nodeType: string;
+  nodeIsNamed: boolean;
+  currentFieldName: string | null | undefined;
+  currentNode: TsNode;
+  startIndex: number;
+  endIndex: number;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+  delete(): void;
 }
 export interface TsTree {
   rootNode: TsNode;
