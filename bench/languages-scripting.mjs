@@ -30,7 +30,7 @@ const USAGE = 'Usage: node bench/languages-scripting.mjs [--snapshots DIR] [--no
 const SPEC = {
   snapshots: SNAPSHOTS_OPTION,
   write: { type: 'boolean', default: true, help: 'replace the PHP, Ruby and C# subsections of bench/RESULTS.md' },
-  edits: { type: 'number', default: 10, help: 'one-file edits per language (edit path; 0: none)' },
+  edits: { type: 'number', default: 30, help: 'one-file edits per language (edit path; 0: none)' },
 };
 
 const CORPORA = {
