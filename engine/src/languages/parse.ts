@@ -5,13 +5,15 @@ import { loadGrammars, withTree } from './runtime.js';
 
 /**
  * The facts of a file a tree-sitter module reads, or null when no such module reads it (JS/TS: babel). Never throws:
- * a grammar that is not there or a reader's bug comes back as a syntax error, as babel's failures do.
+ * a grammar that is not there or a reader's bug comes back as a syntax error, as babel's failures do. `keep`: keep the
+ * file's tree for its next parse (an edit in a process that stays: runtime.ts withTree).
  */
-export function parseWithLanguage(path: RelPath, source: string): ParsedFile | null {
+export function parseWithLanguage(path: RelPath, source: string, keep = false): ParsedFile | null {
   const language = languageOf(path);
   if (!language?.parse || !language.grammar) return null;
   try {
-    return withTree(language.grammar, language.grammarText?.(source) ?? source, (root) => language.parse!({ path, source, root }));
+    const key = keep ? `${language.id}:${path}` : undefined;
+    return withTree(language.grammar, language.grammarText?.(source) ?? source, (root) => language.parse!({ path, source, root, keep: key }), key);
   } catch (error) {
     return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError: { message: `${language.name} parser: ${(error as Error)?.message ?? String(error)}`, line: 1 } };
   }

@@ -39,6 +39,8 @@ export interface ParseInput {
   source: string;
   /** the tree's root; valid only during the call (the tree is freed after) */
   root: TsNode;
+  /** the key the file's tree is kept under for its next parse, when it is (runtime.ts withTree): a reader that parses again keys its own text apart */
+  keep?: string;
 }
 
 export interface LanguageModule {

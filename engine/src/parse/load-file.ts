@@ -18,6 +18,8 @@ export interface LoadFileOptions {
    * the file itself could be a link, and it is read without resolving its real path first (see loadWalked).
    */
   walked?: boolean;
+  /** keep a tree-sitter file's tree for its next parse (an update in a process that stays: languages/runtime.ts withTree) */
+  keepTree?: boolean;
 }
 
 /** O_NOFOLLOW and O_NONBLOCK where the platform has them (not on Windows): then loadWalked may be used. */
@@ -162,5 +164,5 @@ function fromBytes(path: RelPath, bytes: Buffer, stats: Stats, opts: LoadFileOpt
   if (opts.known && opts.known.hash === hash) return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: opts.known.parsed, reused: true };
   // the text without its BOM (EF BB BF); it is dropped after parsing, only the facts are kept
   const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8');
-  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: ownStrings(parseWithLanguage(path, text) ?? parseSource(path, text)) };
+  return { path, hash, size: bytes.length, mtimeMs: stats.mtimeMs, parsed: ownStrings(parseWithLanguage(path, text, opts.keepTree) ?? parseSource(path, text)) };
 }

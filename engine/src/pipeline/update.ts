@@ -296,7 +296,7 @@ export async function updateUnlocked(root: string, inputs: string[]): Promise<Up
     const set = classifyInputs(root, inputs, state.records, accept);
     const known = knownFactsOf(state.records, set.load);
     await prepareGrammars(set.load);
-    const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes, known: known.get(rel) }));
+    const loaded = set.load.map((rel) => loadFile(root, rel, { maxFileBytes: state.config.maxFileBytes, known: known.get(rel), keepTree: true }));
     lap('update: parse');
     const result = await applyChanges(state, loaded, set.remove, set.configTouched, new Date().toISOString());
     lap('update: apply');

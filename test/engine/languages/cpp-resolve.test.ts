@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { blastRadius, buildIntel, intelPaths, intelStatus, openIntel, type IntelReader } from '../../../engine/src/index.js';
 import { readGraphRows } from '../../../engine/src/store/index.js';
 import type { FileRecord, IndexDocument } from '../../../engine/src/types.js';
+import { blankDeclarationMacros } from '../../../engine/src/languages/cpp/decl-macros.js';
 import { cleanupProjects, copyProject, tempProject, writeFile } from '../../helpers/project.js';
 
 const indexOf = (root: string) => JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument;
@@ -213,6 +214,69 @@ describe('C/C++: declaration macros before a prototype', () => {
     ]);
     assert.equal(f.docComment, 'NOTE const and static calls of mylib are\n   thread-safe.', 'the doc comment is the file\'s own text');
     assert.deepEqual(resolvedOf(indexOf(root).files['src/mylib.c'], '"../include/mylib.h"'), ['include file:include/mylib.h']);
+  });
+});
+
+describe('C/C++: macros the grammar cannot read, blanked', () => {
+  after(cleanupProjects);
+
+  it('an export macro before a type name, member macros, X-macro calls and a C++-only `extern "C" {`: the declarations as the compiler sees them, the tree no error across the file', async () => {
+    const header = [
+      '#ifndef LIB_H',
+      '#define LIB_H',
+      '#ifdef __cplusplus',
+      'extern "C" {',
+      '#endif',
+      '#define LIB_EXTERN',
+      '#define LIB_FIELDS int a;',
+      '#define LIB_MAP(XX) XX(ONE) XX(TWO)',
+      'typedef struct lib_loop_s lib_loop_t;',
+      'typedef enum {',
+      '#define XX(n) LIB_##n,',
+      '  LIB_MAP(XX)',
+      '#undef XX',
+      '  LIB_MAX',
+      '} lib_kind;',
+      'struct lib_req_s {',
+      '  LIB_FIELDS',
+      '};',
+      'LIB_EXTERN lib_loop_t* lib_default_loop(void);',
+      'LIB_EXTERN size_t',
+      '  lib_size(const lib_loop_t* loop);',
+      'WORD lib_word(BYTE* b);',
+      'FILE *lib_log;',
+      '#ifdef __cplusplus',
+      '}',
+      '#endif',
+      '#endif',
+      '',
+    ].join('\n');
+    const root = tempProject({ 'include/lib.h': header, 'src/lib.c': '#include "../include/lib.h"\n' });
+    await buildIntel(root);
+    const f = indexOf(root).files['include/lib.h'];
+    assert.deepEqual(
+      f.symbols.map((s) => `${s.kind} ${s.name}:${s.line}`),
+      [
+        'macro LIB_EXTERN:6',
+        'macro LIB_FIELDS:7',
+        'macro LIB_MAP:8',
+        'type lib_loop_t:9',
+        'type lib_kind:10',
+        'struct lib_req_s:16',
+        'function lib_default_loop:19',
+        'function lib_size:20',
+        'function lib_word:22',
+        'variable lib_log:23',
+      ],
+    );
+    assert.deepEqual(resolvedOf(indexOf(root).files['src/lib.c'], '"../include/lib.h"'), ['include file:include/lib.h']);
+    // the grammar's text: the same length and lines, the macros blanked, a macro's body left as it is
+    const text = blankDeclarationMacros(header);
+    assert.equal(text.length, header.length);
+    assert.equal(text.split('\n').length, header.split('\n').length);
+    assert.ok(!/LIB_EXTERN lib|^ {2}LIB_FIELDS|^ {2}LIB_MAP\(XX\)|extern "C"|^}$/m.test(text));
+    assert.ok(text.includes('#define LIB_MAP(XX) XX(ONE) XX(TWO)') && text.includes('WORD lib_word(BYTE* b);') && text.includes('FILE *lib_log;'));
+    assert.equal(blankDeclarationMacros('#define A(x) \\\n  B(x)\n#define C \\\n  D\n'), '#define A(x) \\\n  B(x)\n#define C \\\n  D\n');
   });
 });
 

@@ -223,6 +223,25 @@ describe('C# through the hook and updates', () => {
     assert.deepEqual(resolvedOf(files['Paint/Pen.cs'], 'Paint', 'same-package'), ['file:Paint/Color.cs'], 'types in patterns still count');
   });
 
+  it('an alias of a type its own file declares: the others using it reach that file, the file itself no edge to itself, whichever file is resolved first', async () => {
+    const files = {
+      'Tests/Base.cs': 'using Assert = Tests.XAssert;\nnamespace Tests\n{\n    public class Base { }\n    public class XAssert { }\n}\n',
+      'Tests/ATests.cs': 'using Assert = Tests.XAssert;\nnamespace Tests\n{\n    public class ATests : Base { }\n}\n',
+      'Tests/Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"></Project>\n',
+    };
+    const root = tempProject(files);
+    await buildIntel(root);
+    const alias = (rel: string) => indexOf(root)[rel].imports.filter((i) => i.specifier === 'Tests.XAssert').map((i) => (i.resolved.kind === 'file' ? `file:${i.resolved.path}` : i.resolved.kind));
+    assert.deepEqual(alias('Tests/ATests.cs'), ['file:Tests/Base.cs']);
+    assert.deepEqual(alias('Tests/Base.cs'), ['unresolved']);
+    // a declaration change in Base.cs resolves it first, then every other file
+    writeFileSync(path.join(root, 'Tests/Base.cs'), `${files['Tests/Base.cs']}namespace Added { public class A0 { } }\n`);
+    await updateIntel(root, ['Tests/Base.cs']);
+    assert.deepEqual(alias('Tests/ATests.cs'), ['file:Tests/Base.cs']);
+    assert.deepEqual(alias('Tests/Base.cs'), ['unresolved']);
+    await assertSameAsRebuild(root, 'an alias of an own type');
+  });
+
   it('in one process: a kept resolver sees the edited file\'s new names; a type moved to another namespace, a global using and a type removed re-resolve the files using them', async () => {
     const root = tempProject({
       'Core/Core.cs': 'namespace Core\n{\n    public class Money { }\n    public class Price { }\n}\n',

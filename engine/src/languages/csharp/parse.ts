@@ -211,48 +211,95 @@ class Reader {
     this.imports.push(imp);
   }
 
-  /** Collects the capitalised names used where a type may stand under `node`. */
+  /** `text`: what the grammar read (a node's indices are its offsets) */
+  constructor(private readonly text: string) {}
+
+  /**
+   * Collects the capitalised names used where a type may stand under `node`: the node itself by its parent, then its
+   * descendants by a cursor, which walks with each ancestor's type and each node's field in hand instead of a node
+   * object per step and per parent asked (the walk was most of a C# file's read: ~1.8× faster over Newtonsoft.Json,
+   * the same names).
+   */
   uses(node: TsNode): void {
-    const stack = [node];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (n.type === 'identifier') {
-        const text = n.text;
-        if (!/^[A-Z]/.test(text)) continue;
-        const p = n.parent;
-        if (p && DECLARING.has(p.type) && p.childForFieldName('name')?.startIndex === n.startIndex) continue;
-        if (p?.type === 'qualified_name') continue;
-        if (p && VALUE.has(p.type)) continue;
-        // `Name(...)` / `Name<T>(...)` calls a method: never a type
-        const called = p?.type === 'generic_name' ? p.parent : p;
-        const callee = p?.type === 'generic_name' ? p : n;
-        if (called?.type === 'invocation_expression' && called.childForFieldName('function')?.startIndex === callee.startIndex) continue;
-        this.used.add(text);
-        if (p?.type === 'attribute') this.used.add(`${text}Attribute`);
-        continue;
-      }
-      if (n.type === 'comment' || n.type === 'qualified_name' || n.type === 'using_directive') continue;
-      if (n.type === 'invocation_expression') {
-        // `x.M(...)`, `x.M<T>(...)`, `x?.M(...)`: a member call, maybe of an extension method
-        const f = n.childForFieldName('function');
-        const access = f?.type === 'conditional_access_expression' ? f.namedChildren.find((c) => c.type === 'member_binding_expression') : f;
-        const member = access?.type === 'member_access_expression' || access?.type === 'member_binding_expression' ? access.childForFieldName('name') : null;
-        const id = member?.type === 'generic_name' ? member.namedChildren.find((c) => c.type === 'identifier') : member;
-        if (id?.type === 'identifier') this.calls.add(id.text);
-      }
-      // a preprocessor condition's symbols are no types
-      const condition = n.type === 'preproc_if' || n.type === 'preproc_elif' ? n.childForFieldName('condition') : null;
-      const kind = TYPES[n.type];
-      if (kind) {
-        const name = n.childForFieldName('name')?.text;
-        if (name) this.declared.add(name);
-        if (name && n.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
-      }
-      for (let i = n.namedChildCount - 1; i >= 0; i--) {
-        const c = n.namedChild(i)!;
-        if (!condition || c.startIndex !== condition.startIndex || c.type !== condition.type) stack.push(c);
-      }
+    if (node.type === 'identifier') {
+      const p = node.parent;
+      const called = p?.type === 'generic_name' ? p.parent : p;
+      const callee = p?.type === 'generic_name' ? p : node;
+      const field = p && DECLARING.has(p.type) && p.childForFieldName('name')?.startIndex === node.startIndex ? 'name' : null;
+      const calleeField = called?.type === 'invocation_expression' && called.childForFieldName('function')?.startIndex === callee.startIndex ? 'function' : null;
+      this.identifier(node.startIndex, node.endIndex, p?.type ?? null, field, called?.type ?? null, calleeField);
+      return;
     }
+    if (!this.visit(node)) return;
+    const cursor = node.walk();
+    // per level from `node` down: the type of the node whose children the cursor is among, and that node's field
+    const types = [node.type];
+    const fields: Array<string | null> = [null];
+    try {
+      if (!cursor.gotoFirstChild()) return;
+      for (;;) {
+        if (cursor.nodeIsNamed) {
+          const type = cursor.nodeType;
+          const field = cursor.currentFieldName ?? null;
+          const parent = types[types.length - 1];
+          // a preprocessor condition's symbols are no types
+          const condition = (parent === 'preproc_if' || parent === 'preproc_elif') && field === 'condition';
+          if (!condition) {
+            if (type === 'identifier') {
+              const generic = parent === 'generic_name';
+              this.identifier(cursor.startIndex, cursor.endIndex, parent, field, generic ? types[types.length - 2] : parent, generic ? fields[fields.length - 1] : field);
+            } else if ((type === 'invocation_expression' || TYPES[type] ? this.visit(cursor.currentNode) : this.descends(type)) && cursor.gotoFirstChild()) {
+              types.push(type);
+              fields.push(field);
+              continue;
+            }
+          }
+        }
+        while (!cursor.gotoNextSibling()) {
+          if (types.length === 1 || !cursor.gotoParent()) return;
+          types.pop();
+          fields.pop();
+        }
+      }
+    } finally {
+      cursor.delete();
+    }
+  }
+
+  /** An identifier at [start, end) among the children of a `parent`, in its `field`; `called`: the node a call would be (its parent, or its grandparent through a generic name), `calleeField` the field there. */
+  private identifier(start: number, end: number, parent: string | null, field: string | null, called: string | null, calleeField: string | null): void {
+    const first = end > start ? this.text.charCodeAt(start) : 0;
+    if (first < 65 || first > 90) return;
+    if (parent !== null && DECLARING.has(parent) && field === 'name') return;
+    if (parent === 'qualified_name' || (parent !== null && VALUE.has(parent))) return;
+    // `Name(...)` / `Name<T>(...)` calls a method: never a type
+    if (called === 'invocation_expression' && calleeField === 'function') return;
+    const text = this.text.slice(start, end);
+    this.used.add(text);
+    if (parent === 'attribute') this.used.add(`${text}Attribute`);
+  }
+
+  private descends(type: string): boolean {
+    return type !== 'comment' && type !== 'qualified_name' && type !== 'using_directive';
+  }
+
+  /** What a node other than an identifier adds itself (a member call, a type it declares); whether its children are read. */
+  private visit(n: TsNode): boolean {
+    if (!this.descends(n.type)) return false;
+    if (n.type === 'invocation_expression') {
+      // `x.M(...)`, `x.M<T>(...)`, `x?.M(...)`: a member call, maybe of an extension method
+      const f = n.childForFieldName('function');
+      const access = f?.type === 'conditional_access_expression' ? f.namedChildren.find((c) => c.type === 'member_binding_expression') : f;
+      const member = access?.type === 'member_access_expression' || access?.type === 'member_binding_expression' ? access.childForFieldName('name') : null;
+      const id = member?.type === 'generic_name' ? member.namedChildren.find((c) => c.type === 'identifier') : member;
+      if (id?.type === 'identifier') this.calls.add(id.text);
+    }
+    if (TYPES[n.type]) {
+      const name = n.childForFieldName('name')?.text;
+      if (name) this.declared.add(name);
+      if (name && n.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
+    }
+    return true;
   }
 }
 
@@ -294,8 +341,8 @@ export function firstBranch(source: string): string {
     .join('\n');
 }
 
-function read(root: TsNode): Omit<ParsedFile, 'syntaxError'> {
-  const r = new Reader();
+function read(root: TsNode, text: string): Omit<ParsedFile, 'syntaxError'> {
+  const r = new Reader(text);
   r.members(root.namedChildren, '', true);
   // a plain `using N;` keeps no names: the resolver reads the file's used names off its same-package record
   const names = [...new Set([...[...r.used].filter((n) => !r.declared.has(n)), ...r.partial])].sort();
@@ -306,21 +353,22 @@ function read(root: TsNode): Omit<ParsedFile, 'syntaxError'> {
   return { imports: r.imports, exports, symbols: r.symbols, docComment: r.firstTypeDoc ?? r.firstDoc, moduleSystem: 'none' };
 }
 
-export function parseCsharp({ path, source, root }: ParseInput): ParsedFile {
+export function parseCsharp({ path, source, root, keep }: ParseInput): ParsedFile {
   if (path.toLowerCase().endsWith('.csproj')) return { imports: [], exports: [], symbols: [], docComment: null, moduleSystem: 'none', syntaxError: null };
   const error = firstSyntaxError(root);
   // a syntax error where directives are: read the first branch of each instead, when that parses cleanly
   if (error && /^\s*#\s*(if|elif|else|endif)\b/m.test(source)) {
-    const clean = withTree(GRAMMAR, firstBranch(source), (again) => (firstSyntaxError(again) ? null : read(again)));
+    const first = firstBranch(source);
+    const clean = withTree(GRAMMAR, first, (again) => (firstSyntaxError(again) ? null : read(again, first)), keep && `${keep}#first-branch`);
     if (clean) {
       // the names the other branches use too, as far as the grammar read them
       const own = clean.imports[clean.imports.length - 1];
-      const all = read(root).imports;
+      const all = read(root, source).imports;
       own.names = [...new Set([...own.names, ...all[all.length - 1].names])].sort();
       const calls = [...new Set([...(own.calls ?? []), ...(all[all.length - 1].calls ?? [])])].sort();
       if (calls.length) own.calls = calls;
       return { ...clean, syntaxError: null };
     }
   }
-  return { ...read(root), syntaxError: error };
+  return { ...read(root, source), syntaxError: error };
 }

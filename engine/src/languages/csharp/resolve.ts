@@ -149,9 +149,19 @@ export class CsharpResolver implements LanguageResolver {
     const own = imp.kind === 'import' && !imp.names.length ? this.ownScope(from) : undefined;
     const names = own ? (own.names ?? []) : imp.names;
     const calls = imp.kind === 'same-package' ? (imp.calls ?? []) : (own?.calls ?? []);
-    // which of its extension methods a call binds exactly depends on the file's other usings: the file is in the key
-    const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${names.join(',')}\u0000${imp.kind === 'same-package' || calls.length ? from : ''}\u0000${calls.join(',')}`;
+    // which of its extension methods a call binds exactly depends on the file's other usings, and a file is never its
+    // own target (declaring): the file is in the key then; otherwise files of one project share the answer
+    const fileMatters = imp.kind === 'same-package' || calls.length > 0 || this.declaresAny(from, imp.specifier, names);
+    const key = `${this.config.projectOf.get(from) ?? ''}\u0000${imp.kind}\u0000${imp.specifier}\u0000${names.join(',')}\u0000${fileMatters ? from : ''}\u0000${calls.join(',')}`;
     return memoised(this.memo, key, () => this.compute(imp, names, calls, from));
+  }
+
+  /** Whether `from` declares one of `names` in namespace `spec`, or type T of `spec` = `N.T` (a using static or alias). */
+  private declaresAny(from: RelPath, spec: string, names: readonly string[]): boolean {
+    const { declarations } = this.config;
+    const declares = (ns: string, name: string): boolean => declarations.get(ns)?.get(name)?.includes(from) ?? false;
+    const dot = spec.lastIndexOf('.');
+    return names.some((n) => declares(spec, n)) || (dot > 0 && declares(spec.slice(0, dot), spec.slice(dot + 1)));
   }
 
   /** The namespaces whose extension methods are in scope in `from`: its plain usings, its namespace and parents, its project's global usings. */
@@ -260,6 +270,7 @@ export class CsharpResolver implements LanguageResolver {
       const hits: Hits = new Map();
       typed(this.declaring(spec.slice(0, dot), [spec.slice(dot + 1)], from), hits);
       if (hits.size) return targets(hits).map((t) => ({ ...t, names: [...names] }));
+      if (this.declaresAny(from, spec, [])) return [{ resolved: unresolved(`${spec}: declared in this file only (no other file to bind)`) }];
       return [{ resolved: unresolved(`${spec}: no file of ${spec.slice(0, dot)} that declares ${spec.slice(dot + 1)} is visible from this project (ProjectReference)`) }];
     }
     if (!framework && namespaces.has(spec)) return [{ resolved: unresolved(`${spec}: the project declares namespaces below it, no type in it`) }];
