@@ -21,7 +21,9 @@
 //    into the graph (spawn → worker gone, journal empty).
 //    Alone: `--no-peers --no-scale`.
 // 3. Memory at ~10,000 files: a cold build of copies of the Python and Go trees against copies of zod of about the
-//    same file count, GNU time's peak RSS, two rounds each (max RSS, min wall). Alone: `--no-peers --no-hooks`.
+//    same file count, `--memory-rounds` builds each, interleaved: GNU time's peak RSS and the process tree's peak (the
+//    build and its parse worker process, PSS summed every 20 ms), medians and maxima, min wall. Alone:
+//    `--no-peers --no-hooks`.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +68,7 @@ const SPEC = {
   runs: { type: 'number', default: 2, help: 'rotated cold-build rounds per tool and corpus' },
   edits: { type: 'number', default: 12, help: 'hook edits per language (the first is a warm-up)' },
   files: { type: 'number', default: 10000, help: 'files of each tree in the memory comparison' },
+  'memory-rounds': { type: 'number', default: 4, help: 'cold builds of each tree in the memory comparison (a peak varies ~15 MB from build to build with when V8 collects)' },
   peers: { type: 'boolean', default: true, help: 'cold build beside codegraph and GitNexus' },
   hooks: { type: 'boolean', default: true, help: 'one-file edits through the hook per language' },
   scale: { type: 'boolean', default: true, help: 'memory of a ~10,000-file tree per language' },
@@ -221,8 +224,8 @@ async function hooks(trees, edits) {
   return { edits: edits - 1, ...out };
 }
 
-/** Copies of each tree up to about `files` files of its language; cold builds, two rounds, peak RSS. */
-async function scale(trees, files) {
+/** Copies of each tree up to about `files` files of its language; `rounds` cold builds of each, interleaved, peak RSS. */
+async function scale(trees, files, rounds) {
   const method = defaultMethod();
   const made = {};
   for (const [name, { tree, re }] of Object.entries(trees)) {
@@ -237,14 +240,14 @@ async function scale(trees, files) {
     made[name] = { tree: dest, copies };
   }
   const out = {};
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const [name, m] of Object.entries(made)) {
       setAside(path.join(m.tree, '.planning'));
       const r = await measure(process.execPath, [OUR_CLI, 'intel', 'build', m.tree, '--no-cache', '--json'], { cwd: m.tree, method, tree: true });
       if (r.exitCode !== 0) throw new Error(`scale ${name} failed, log ${r.logFile}`);
       const text = fs.readFileSync(r.logFile, 'utf8');
       const { files: indexed, edges } = JSON.parse(text.slice(text.indexOf('{')));
-      out[name] = { copies: m.copies, files: indexed, edges, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), treePeakMB: Math.max(out[name]?.treePeakMB ?? 0, r.treePeakMB ?? 0) || null, wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
+      out[name] = { copies: m.copies, files: indexed, edges, maxRssMB: Math.max(out[name]?.maxRssMB ?? 0, r.maxRssMB), rounds: [...(out[name]?.rounds ?? []), [r.maxRssMB, r.treePeakMB]], treePeakMB: Math.max(out[name]?.treePeakMB ?? 0, r.treePeakMB ?? 0) || null, wallMs: Math.min(out[name]?.wallMs ?? Infinity, r.wallMs) };
       log(`scale ${name}: ${indexed} files, peak RSS ${r.maxRssMB.toFixed(0)} MB, process tree ${r.treePeakMB?.toFixed(0) ?? '?'} MB, wall ${r.wallMs.toFixed(0)} ms`);
     }
   }
@@ -297,12 +300,17 @@ function hooksSection(out) {
 function memorySection(out) {
   const L = [START[2], '### Memory per language (bench/languages-peers.mjs)', ''];
   const s = out.scale;
-  L.push(`Memory of a cold build (\`intel build --no-cache\`) at ${out.files} source files, copies of each tree (the last copy trimmed to that count), peak RSS (max of 2; ${s.method}: the largest single process) and the peak of the whole process tree (max of 2; the build and its parse worker process together, the sum of their PSS sampled every 20 ms), wall (min of 2):`, '');
-  L.push('| language | copies | files indexed | internal dependencies | peak RSS | / JS/TS | process tree | / JS/TS | per file | wall |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const rounds = (r) => r.rounds ?? [[r.maxRssMB, r.treePeakMB]];
+  const mid = (r, i) => median(rounds(r).map((x) => x[i] ?? 0));
+  const mb = (v) => `${v.toFixed(0)} MB`;
+  L.push(`Memory of a cold build (\`intel build --no-cache\`) at ${out.files} source files, copies of each tree (the last copy trimmed to that count), ${rounds(s['js/ts']).length} builds of each tree, interleaved. Peak RSS: ${s.method}'s, the largest single process. Process tree: the build and its parse worker process together, the sum of their PSS sampled every 20 ms. Each as the median of the builds (the largest in brackets); the ratios are of the medians; wall is the fastest build:`, '');
+  L.push('| language | copies | files indexed | internal dependencies | peak RSS | / JS/TS | process tree | / JS/TS | per file | wall | each build (RSS / tree, MB) |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const name of ['python', 'go', 'js/ts']) {
     const r = s[name];
     if (!r) continue;
-    L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.edges ?? '?'} | ${r.maxRssMB.toFixed(0)} MB | ${x(r.maxRssMB, s['js/ts'].maxRssMB)} | ${r.treePeakMB ? `${r.treePeakMB.toFixed(0)} MB` : '?'} | ${r.treePeakMB && s['js/ts'].treePeakMB ? x(r.treePeakMB, s['js/ts'].treePeakMB) : '?'} | ${((r.maxRssMB * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s |`);
+    const js = s['js/ts'];
+    const tree = mid(r, 1);
+    L.push(`| ${name} | ${r.copies} | ${r.files} | ${r.edges ?? '?'} | ${mb(mid(r, 0))} (${mb(r.maxRssMB)}) | ${x(mid(r, 0), mid(js, 0))} | ${tree ? `${mb(tree)} (${mb(r.treePeakMB)})` : '?'} | ${tree && mid(js, 1) ? x(tree, mid(js, 1)) : '?'} | ${((mid(r, 0) * 1024) / r.files).toFixed(1)} KB | ${(r.wallMs / 1000).toFixed(1)} s | ${rounds(r).map(([rss, t]) => `${rss.toFixed(0)} / ${t ? t.toFixed(0) : '?'}`).join(', ')} |`);
   }
   L.push('', 'A Python or Go build peaks where a JS/TS build of as many files does, in the write phase (graph.db, entity pages, index.json), and holds about what it holds. What the grammars cost stays out of that phase: below 4 cores the tree-sitter files of a large load go to one worker process while the main thread loads the JS/TS ones (`parse/pool.ts`), and it ends with the parse phase, taking along the tree-sitter runtime\'s WebAssembly memory (it grows to the largest file\'s parse and never shrinks: ~40 MB on the Go tree) and the C heap V8\'s optimising compiler used on the runtime\'s and the grammar\'s largest functions (in a worker thread, freeing that raised glibc\'s malloc trim threshold for the whole process, and the Go build peaked 15-20 MB above the JS/TS one). The peak RSS column is the build\'s process, with the worker process counted as GNU time counts a child (the larger of the two, not their sum); the process-tree column counts both at once, each page shared between them once (PSS), so it is what the machine holds at the busiest moment. The Go tree has more than twice the internal dependencies of the JS/TS tree (an import reaches every file of its package, and files reach the files of their own package that declare the names they use); its write phase holds them in about the memory the JS/TS one needs. From 10,000 files a build runs an extra full collection before the edge index (`engine/src/memory.ts`). GSD_PERF=1 prints RSS and heap (used/committed) after each phase.');
   L.push('', 'The machine is shared: the ratios come from the same rounds.');
@@ -365,7 +373,7 @@ runMain(async () => {
     hookTrees['js/ts'] = { ...jsTree, re: /^(?!.*\.d\.[cm]?ts$).*\.(?:ts|mts|cts|js|mjs|cjs)$/ };
     out.hooks = await hooks(hookTrees, opts.edits);
   }
-  if (opts.scale) out.scale = await scale({ python: { tree: py, re: /\.py$/, comment: '#' }, go: { tree: go, re: /\.go$/, comment: '//' }, 'js/ts': jsTree }, opts.files);
+  if (opts.scale) out.scale = await scale({ python: { tree: py, re: /\.py$/, comment: '#' }, go: { tree: go, re: /\.go$/, comment: '//' }, 'js/ts': jsTree }, opts.files, opts['memory-rounds']);
   // the parts not measured this time keep their figures from the last run
   writeJson(path.join(BASE, 'results.json'), { ...readJson(path.join(BASE, 'results.json'), {}), ...out });
   if (out.peers) process.stdout.write(`${peersSection(out)}\n`);
