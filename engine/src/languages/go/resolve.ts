@@ -26,7 +26,7 @@ import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
-import { memoised, recentlyUsed } from '../memo.js';
+import { memoised } from '../memo.js';
 
 export const GO_CONFIG_FILES = ['go.mod', 'go.work'] as const;
 
@@ -67,12 +67,6 @@ function directives(text: string, verb: string): string[] {
 /** The `(also local)` suffix of a same-package record whose names the file also declares locally (parse.ts). */
 const ALSO_LOCAL = ' (also local)';
 
-/**
- * Folders whose declared names are kept: a build resolves a folder's files one after another, so a few suffice. All of
- * them were ~15 MB held to the end of a 10,000-file build (bench/RESULTS.md "Memory per language").
- */
-const DECLARED_FOLDERS = 64;
-
 export class GoResolver implements LanguageResolver {
   /** folder → its package files, sorted */
   private readonly packages = new Map<string, RelPath[]>();
@@ -84,7 +78,7 @@ export class GoResolver implements LanguageResolver {
   private memo = new Map<string, ImportTarget[]>();
   /**
    * folder → package name → declared name → the files declaring it; `''` → the folder's files without facts (not
-   * parsed: too large), whose package and names are unknown. The DECLARED_FOLDERS last used.
+   * parsed: too large), whose package and names are unknown
    */
   private readonly declared = new Map<string, Map<string, Map<string, RelPath[]>>>();
 
@@ -169,11 +163,9 @@ export class GoResolver implements LanguageResolver {
 
   /** The package-level names of a folder's files, by package clause (files the go command ignores left out). */
   private packagesIn(dir: string): Map<string, Map<string, RelPath[]>> {
-    return recentlyUsed(this.declared, dir, () => this.readPackages(dir), DECLARED_FOLDERS);
-  }
-
-  private readPackages(dir: string): Map<string, Map<string, RelPath[]>> {
-    const byPackage = new Map<string, Map<string, RelPath[]>>();
+    let byPackage = this.declared.get(dir);
+    if (byPackage) return byPackage;
+    byPackage = new Map();
     for (const f of this.goFiles.get(dir) ?? []) {
       const facts = this.host.factsOf?.(f);
       if (!facts) {
@@ -193,6 +185,7 @@ export class GoResolver implements LanguageResolver {
         byName.set(s.name, list);
       }
     }
+    this.declared.set(dir, byPackage);
     return byPackage;
   }
 
