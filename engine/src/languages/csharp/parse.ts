@@ -156,12 +156,12 @@ class Reader {
   /** A type declaration in namespace `ns` (a nested type: its container's, `container` the type it is in), and the types nested in it. */
   private type(node: TsNode, kind: SymbolKind, siblings: TsNode[], index: number, containerExported: boolean, ns: string, container?: string): void {
     const name = node.childForFieldName('name')?.text;
-    const isPublic = containerExported && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'public');
+    const isPublic = containerExported && hasModifier(node, 'public');
     if (name) {
       this.declared.add(name);
-      if (node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
+      if (hasModifier(node, 'partial')) this.partial.add(name);
       const existing = this.symbols.find((s) => s.name === name && s.kind !== 'namespace' && (s.namespace ?? '') === ns && s.container === container);
-      const isStatic = kind === 'class' && node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'static');
+      const isStatic = kind === 'class' && hasModifier(node, 'static');
       // extension methods live in top-level static classes only
       const extensions = isStatic && !container ? extensionMethods(node) : [];
       if (!existing) {
@@ -297,10 +297,15 @@ class Reader {
     if (TYPES[n.type]) {
       const name = n.childForFieldName('name')?.text;
       if (name) this.declared.add(name);
-      if (name && n.namedChildren.some((c) => c.type === 'modifier' && c.text === 'partial')) this.partial.add(name);
+      if (name && hasModifier(n, 'partial')) this.partial.add(name);
     }
     return true;
   }
+}
+
+/** Whether a declaration (or a parameter) carries modifier `word` (`public`, `static`, `partial`, `this`). */
+function hasModifier(node: TsNode, word: string): boolean {
+  return node.namedChildren.some((c) => c.type === 'modifier' && c.text === word);
 }
 
 /** The extension methods a static class declares: its methods whose first parameter is `this`. */
@@ -314,7 +319,7 @@ function extensionMethods(node: TsNode): string[] {
       if (m.type !== 'method_declaration') continue;
       const first = m.childForFieldName('parameters')?.namedChildren.find((c) => c.type === 'parameter');
       const name = m.childForFieldName('name')?.text;
-      if (name && first?.namedChildren.some((c) => c.type === 'modifier' && c.text === 'this')) names.add(name);
+      if (name && first && hasModifier(first, 'this')) names.add(name);
     }
   };
   if (body) scan(body.namedChildren);
