@@ -34,16 +34,11 @@ export function resolvedEntry(imp: ImportRecord, resolved: Resolution): Resolved
 export function importEntries(imp: ImportRecord, targets: readonly ImportTarget[]): ResolvedImport[] {
   const out: ResolvedImport[] = [];
   targets.forEach((t, i) => {
-    if (i > 0 && !t.inferred && !t.reexports) {
-      // a further target (one file of a Go package) in one literal, as resolvedEntry
-      out.push({ specifier: imp.specifier, kind: imp.kind, names: t.names ?? imp.names, line: imp.line, resolved: t.resolved, part: i });
-      return;
-    }
-    const entry: ResolvedImport = i === 0 ? resolvedEntry(imp, t.resolved) : { specifier: imp.specifier, kind: imp.kind, names: t.names ?? imp.names, line: imp.line, resolved: t.resolved };
+    // a further target (one file of a Go package) in one literal, as resolvedEntry
+    const entry: ResolvedImport = i === 0 ? resolvedEntry(imp, t.resolved) : { specifier: imp.specifier, kind: imp.kind, names: t.names ?? imp.names, line: imp.line, resolved: t.resolved, part: i };
     if (t.inferred) entry.inferred = true;
     if (t.reexports) entry.reexports = t.reexports;
     if (i === 0 && t.names && !sameNames(t.names, imp.names)) entry.targetNames = [...t.names];
-    if (i > 0) entry.part = i;
     out.push(entry);
   });
   return out;
