@@ -312,11 +312,7 @@ export class JavaResolver implements LanguageResolver {
 
   /** The type headers of a project file, read from its parse facts, once per resolver. */
   private headersOf(file: RelPath): TypeHeaders {
-    const mine = this.headersMemo.get(file);
-    if (mine) return mine;
-    const headers = this.readHeaders(file);
-    this.headersMemo.set(file, headers);
-    return headers;
+    return memoised(this.headersMemo, file, () => this.readHeaders(file));
   }
 
   private readHeaders(file: RelPath): TypeHeaders {
