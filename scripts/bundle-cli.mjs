@@ -4,7 +4,7 @@
 //   chunks/cli-*.js   the rest, split at the dynamic imports: each command (installer/src/commands/*.ts) loads only
 //                     when it runs, the engine's pipeline only inside buildIntel & co., prompts only for an interactive
 //                     install. `intel build` loads no installer code and no prompts; `install` loads no babel.
-//   parse-worker.js   the engine's parse worker thread (used from 4 cores up), one file
+//   parse-worker.js   the engine's parse worker: threads from 4 cores up, below that one process for the tree-sitter files of a large load; one file
 // Unlike dist/runtime/ (which install copies out of the package), the CLI always runs from the installed package, so
 // it may load dependencies from its node_modules: @babel/parser (only when a file needs it) and sql-wasm.wasm
 // (engine/src/store/sqlite.ts resolves sql.js's own when none lies beside the bundle) are not bundled or copied.

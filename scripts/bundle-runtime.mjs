@@ -5,7 +5,7 @@
 //   hooks/worker.js                                    the background worker with the engine, one ESM file
 //   mcp-server.js, chunks/                             the MCP server with the engine and the SDK, ESM split at the engine's
 //                                                      lazy imports (the build pipeline loads only to drain a journal)
-//   parse-worker.js                                    the engine's parse worker thread (engine/src/parse/worker.ts), for both
+//   parse-worker.js                                    the engine's parse worker, thread or process (engine/src/parse/worker.ts), for both
 //   sql-wasm.wasm                                      sql.js's wasm (engine/src/store/sqlite.ts finds it next to or above the bundle)
 //   tree-sitter/                                       the tree-sitter runtime and the grammars the language modules name, with a
 //                                                      package.json of its own ({"type":"commonjs"}: tree-sitter.js is CommonJS)
