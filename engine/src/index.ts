@@ -116,7 +116,7 @@ export async function writeGraphView(reader: Reader, options?: import('./view/pa
   return write(reader, options);
 }
 
-export { appendJournal, hasPendingJournal, journalPath, type JournalEntry } from './journal.js';
+export { appendJournal, hasPendingJournal, journalFiles, journalPath, type JournalEntry } from './journal.js';
 export type { DrainReport } from './pipeline/drain.js';
 
 /** Applies the changes hooks recorded in the journal (see journal.ts); cheap to call when there are none. */

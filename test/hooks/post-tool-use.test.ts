@@ -84,7 +84,7 @@ describe('PostToolUse hook (built, spawned with Claude Code payloads)', () => {
       writeFile(root, rel, 'x\n');
       await postHook(payload.write(root, path.join(root, rel), 'x\n', 'create'), root);
     }
-    assert.equal(existsSync(journalPath(root)), false);
+    assert.equal(hasPendingJournal(root), false);
   });
 
   it('a file gone before the drain is pruned from every artefact', async () => {

@@ -1,6 +1,6 @@
-import { readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DRAINING_SUFFIX, JOURNAL_NAME, journalPath, type JournalEntry } from '../journal.js';
+import { DRAINING_SUFFIX, JOURNAL_NAME, journalFiles, journalPath, type JournalEntry } from '../journal.js';
 import { intelPaths } from '../paths.js';
 import { withLock } from '../store/index.js';
 import { refreshUnlocked, updateUnlocked, type UpdateReport } from './update.js';
@@ -44,9 +44,9 @@ function readEntries(file: string): { paths: string[]; refresh: boolean; entries
 /**
  * Applies every change waiting in the journal, under the intel lock. Named files are updated (re-parsed, or removed
  * when gone); when a refresh request is among the entries, a stat-based refresh runs instead and re-parses the named
- * files too, so one pass covers both. The journal is first renamed aside, so hooks
- * appending meanwhile start a new one and nothing is lost; a drain that dies leaves its `.draining` file, which the
- * next drain applies again (updates are idempotent).
+ * files too, so one pass covers both. The journal files it read are deleted after, and only those (journal.ts): an
+ * entry recorded meanwhile waits for the next drain. A drain that dies leaves them, and the next one applies them
+ * again (updates are idempotent).
  */
 export async function drainJournal(root: string, options: { timeoutMs?: number } = {}): Promise<DrainReport> {
   const paths = intelPaths(root);
@@ -56,17 +56,14 @@ export async function drainJournal(root: string, options: { timeoutMs?: number }
       const dir = paths.dir;
       const mine = `${journalPath(root)}.${process.pid}.${Date.now()}${DRAINING_SUFFIX}`;
       try {
-        renameSync(journalPath(root), mine);
+        renameSync(journalPath(root), mine); // an older version's hooks append to one journal.jsonl
       } catch {
-        // nothing new was appended
+        // none
       }
-      let names: string[] = [];
-      try {
-        names = readdirSync(dir).filter((n) => n.startsWith(JOURNAL_NAME) && n.endsWith(DRAINING_SUFFIX)).sort();
-      } catch {
-        return { entries: 0, malformed: 0, refreshed: false, update: null };
-      }
-      const files = names.map((n) => path.join(dir, n));
+      // exactly these files are read, applied and deleted: one a hook records meanwhile waits for the next drain
+      const files = journalFiles(root)
+        .filter((n) => n !== JOURNAL_NAME)
+        .map((n) => path.join(dir, n));
       const unique = new Set<string>();
       let entries = 0;
       let malformed = 0;

@@ -8,7 +8,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileIdentity } from '../../../engine/src/index.js';
+import { fileIdentity, journalFiles } from '../../../engine/src/index.js';
 
 export const CACHE_MAX_ENTRIES = 200;
 export const CACHE_TTL_MS = 5 * 60_000;
@@ -30,7 +30,7 @@ function entries(dir: string): string[] {
 export function inputsSignature(root: string): string {
   const planning = path.join(root, '.planning');
   const intel = path.join(planning, 'intel');
-  const parts = [stamp(path.join(intel, 'graph.db')), stamp(path.join(intel, 'index.json')), stamp(path.join(intel, 'journal.jsonl'))];
+  const parts = [stamp(path.join(intel, 'graph.db')), stamp(path.join(intel, 'index.json')), `journal=${journalFiles(root).join(',')}`];
   for (const name of entries(planning)) {
     if (name.endsWith('.md') || name === 'config.json' || name === 'gsd-state.json') parts.push(`${name}=${stamp(path.join(planning, name))}`);
   }

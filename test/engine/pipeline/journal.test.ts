@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { appendJournal, buildIntel, drainJournal, hasPendingJournal, intelPaths, journalPath } from '../../../engine/src/index.js';
+import { appendJournal, buildIntel, drainJournal, hasPendingJournal, intelPaths, journalFiles, journalPath } from '../../../engine/src/index.js';
 import { repoRoot } from '../../helpers/paths.js';
 import { cleanupProjects, tempProject, writeFile } from '../../helpers/project.js';
 
@@ -24,10 +24,10 @@ describe('the capture journal', () => {
     assert.equal(report?.entries, 2);
     assert.deepEqual(files(root), ['a.ts', 'b.ts']);
     assert.equal(hasPendingJournal(root), false);
-    assert.equal(existsSync(journalPath(root)), false);
+    assert.deepEqual(journalFiles(root), []);
   });
 
-  it('malformed lines are counted, not fatal, and a journal a dead drain left behind is applied', async () => {
+  it("malformed lines are counted, not fatal, and an older version's journal and the one its dead drain left are applied", async () => {
     const root = tempProject({ 'a.ts': 'export const a = 1;\n' });
     await buildIntel(root);
     writeFile(root, 'c.ts', 'export const c = 1;\n');
@@ -54,9 +54,37 @@ describe('the capture journal', () => {
         });
       }),
     );
-    const lines = readFileSync(journalPath(root), 'utf8').trim().split('\n');
+    const lines = journalFiles(root).flatMap((n) => readFileSync(path.join(intelPaths(root).dir, n), 'utf8').trim().split('\n'));
     assert.equal(lines.length, 50);
     await drainJournal(root);
     assert.equal(files(root).length, 51);
+  });
+
+  it('an entry recorded while a drain runs is never lost: drains back to back under 40 appending processes', async () => {
+    const root = tempProject({ 'a.ts': 'export const a = 1;\n' });
+    await buildIntel(root);
+    const journal = path.join(repoRoot, 'dist', 'engine', 'src', 'journal.js');
+    const script = `import { appendJournal } from ${JSON.stringify(journal)}; appendJournal(process.argv[1], [{ path: 'g' + process.argv[2] + '.ts', at: Date.now() }]);`;
+    let running = 40;
+    const children = Array.from({ length: 40 }, (_, i) => {
+      writeFile(root, `g${i}.ts`, `export const g${i} = ${i};\n`);
+      return new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, root, String(i)], { stdio: 'inherit' });
+        child.on('exit', (code) => {
+          running--;
+          if (code === 0) resolve();
+          else reject(new Error(`exit ${code}`));
+        });
+      });
+    });
+    // drains as fast as they can go while the appenders run, as a warm follower does
+    while (running > 0) {
+      await drainJournal(root);
+      await new Promise((resolve) => setImmediate(resolve)); // the children's exits are events
+    }
+    await Promise.all(children);
+    await drainJournal(root);
+    assert.equal(hasPendingJournal(root), false);
+    assert.equal(files(root).filter((f) => f.startsWith('g')).length, 40);
   });
 });
