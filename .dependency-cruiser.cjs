@@ -16,9 +16,9 @@ module.exports = {
       severity: 'error',
       comment:
         'The CLI, hooks and MCP server are thin adapters: they import the engine only through engine/src/index.ts, ' +
-        'or through the light modules a hook process may load without the engine (journal.ts, root.ts, process-alive.ts, planning/lease-check.ts: node built-ins only).',
+        'or through the light modules a hook process may load without the engine (journal.ts, root.ts, process-alive.ts, worker-role.ts, planning/lease-check.ts: node built-ins only).',
       from: { path: '^(installer|hooks|mcp-server)/src' },
-      to: { path: '^engine/src/', pathNot: '^engine/src/(index|version|journal|root|process-alive|planning/lease-check)\\.ts$' },
+      to: { path: '^engine/src/', pathNot: '^engine/src/(index|version|journal|root|process-alive|worker-role|planning/lease-check)\\.ts$' },
     },
     {
       name: 'engine-stays-below-adapters',

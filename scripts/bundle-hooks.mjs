@@ -35,8 +35,8 @@ await Promise.all(
       metafile: true,
     }).then((result) => {
       const inputs = Object.keys(result.metafile.inputs);
-      const heavy = inputs.filter((p) => /node_modules|engine\/src\/(?!journal|root|process-alive|planning\/lease-check)/.test(p));
-      if (heavy.length) throw new Error(`${name}: the hook bundle pulled in ${heavy.join(', ')}; hooks may import only the engine's light modules (journal, root, process-alive, planning/lease-check)`);
+      const heavy = inputs.filter((p) => /node_modules|engine\/src\/(?!journal|root|process-alive|worker-role|planning\/lease-check)/.test(p));
+      if (heavy.length) throw new Error(`${name}: the hook bundle pulled in ${heavy.join(', ')}; hooks may import only the engine's light modules (journal, root, process-alive, worker-role, planning/lease-check)`);
     }),
   ),
 );

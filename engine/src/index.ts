@@ -135,3 +135,13 @@ export async function warmUpdates(root: string): Promise<void> {
   const { warmUpdates: warm } = await import('./pipeline/update.js');
   return warm(root);
 }
+
+export type { FollowOptions } from './pipeline/follow.js';
+
+/** Applies `root`'s journal and waits for more, for the holder of its worker role (pipeline/follow.ts). */
+export async function followJournal(root: string, options: import('./pipeline/follow.js').FollowOptions): Promise<void> {
+  const { followJournal: follow } = await import('./pipeline/follow.js');
+  return follow(root, options);
+}
+
+export { claimForSelf, ownsPidFile, releasePidFile, workerAlive } from './worker-role.js';

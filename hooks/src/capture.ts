@@ -3,11 +3,13 @@
  * and starting at most one background worker per project. Imports nothing but node built-ins: this runs inside the
  * hook process, whose start-up time is the budget.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pidAlive } from '../../engine/src/process-alive.js';
+import { claimWorkerRole, workerPidPath } from '../../engine/src/worker-role.js';
+
+export { HEARTBEAT_MS, claimForSelf, heartbeat, ownsPidFile, releasePidFile, workerAlive, workerPidPath } from '../../engine/src/worker-role.js';
 
 /** node:child_process costs a few ms to load: only a hook that really starts a worker pays for it. */
 function loadSpawn(): typeof import('node:child_process').spawn {
@@ -71,53 +73,6 @@ export function captureEnabled(root: string): { enabled: boolean; problem?: stri
 
 /** The worker that drains the journal; a sibling of this module both in dist/hooks/src and in a bundle. */
 export const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
-export const WORKER_PID_NAME = 'worker.pid';
-/** the worker touches its pid file this often while it lives */
-export const HEARTBEAT_MS = 5_000;
-/** a pid file not touched for this long belongs to a dead or hung worker (pid reuse cannot fool it) */
-const STALE_MS = 60_000;
-/** a pid file still empty after this long was left by a hook that died between claiming and spawning */
-const CLAIM_GRACE_MS = 5_000;
-
-export function workerPidPath(root: string): string {
-  return path.join(root, '.planning', 'intel', WORKER_PID_NAME);
-}
-
-/** True when the pid file names a live worker (or a claim being made right now). */
-export function workerAlive(root: string): boolean {
-  const file = workerPidPath(root);
-  let text: string;
-  let age: number;
-  try {
-    text = readFileSync(file, 'utf8');
-    age = Date.now() - statSync(file).mtimeMs;
-  } catch {
-    return false;
-  }
-  const pid = Number.parseInt(text, 10);
-  if (!Number.isInteger(pid) || pid <= 0) return age < CLAIM_GRACE_MS;
-  return age < STALE_MS && pidAlive(pid);
-}
-
-/** Takes the pid file (O_EXCL, so one claimer wins); a stale one is removed first. Returns its fd, or null. */
-function claim(root: string): number | null {
-  const file = workerPidPath(root);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      return openSync(file, 'wx');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        mkdirSync(path.dirname(file), { recursive: true });
-        continue;
-      }
-      if (code !== 'EEXIST') throw error;
-      if (workerAlive(root)) return null;
-      rmSync(file, { force: true });
-    }
-  }
-  return null;
-}
 
 /**
  * Starts the background worker for `root` unless a live one is recorded in `.planning/intel/worker.pid`.
@@ -125,7 +80,7 @@ function claim(root: string): number | null {
  * No shell is involved: the only arguments are this Node binary, the worker script and the root.
  */
 export function ensureWorker(root: string): 'spawned' | 'running' | 'failed' {
-  const fd = claim(root);
+  const fd = claimWorkerRole(root);
   if (fd === null) return 'running';
   let pid: number | undefined;
   try {
@@ -144,41 +99,4 @@ export function ensureWorker(root: string): 'spawned' | 'running' | 'failed' {
     return 'failed';
   }
   return 'spawned';
-}
-
-/** For the worker: takes the pid file for this process. False when another worker holds it. */
-export function claimForSelf(root: string): boolean {
-  const fd = claim(root);
-  if (fd === null) return false;
-  try {
-    writeSync(fd, `${process.pid}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
-/** True when the pid file names this process (a worker that lost it, e.g. to a removed intel folder, stops waiting). */
-export function ownsPidFile(root: string): boolean {
-  try {
-    return Number.parseInt(readFileSync(workerPidPath(root), 'utf8'), 10) === process.pid;
-  } catch {
-    return false;
-  }
-}
-
-/** For the worker: keeps its pid file fresh while it lives. */
-export function heartbeat(root: string): void {
-  if (!ownsPidFile(root)) return;
-  const now = new Date();
-  try {
-    utimesSync(workerPidPath(root), now, now);
-  } catch {
-    // removed meanwhile
-  }
-}
-
-/** For the worker: removes the pid file if it is this process's. */
-export function releasePidFile(root: string): void {
-  if (ownsPidFile(root)) rmSync(workerPidPath(root), { force: true });
 }
