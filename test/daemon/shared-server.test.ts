@@ -326,7 +326,7 @@ describe('shared server: one daemon, many sessions and worktrees', { skip: !hasG
     assert.equal(structured(await b.call('file_context', { file: 'src/only-wt.ts' })).path, 'src/only-wt.ts');
     const now = h.info()!;
     assert.notEqual(now.pid, before.pid, 'a new daemon');
-    await waitForWorkers(repo);
+    await waitForWorkers(repo, undefined, h.info()?.pid);
     for (const f of files) assert.deepEqual(await presence(repo, f), everywhere);
     assert.match(a.stderr() + b.stderr(), /lost the shared server/);
   });
@@ -343,10 +343,11 @@ describe('shared server: one daemon, many sessions and worktrees', { skip: !hasG
       });
       for (const r of await Promise.all(work)) assert.ok(!r.isError);
       for (const f of files) {
-        assert.equal(structured(await a.call('file_context', { file: f })).path, f);
+        const r = await a.call('file_context', { file: f });
+        assert.equal(structured(r)?.path, f, text(r));
         assert.equal((await stdio.ok('file_context', { file: f })).path, f);
       }
-      await waitForWorkers(repo);
+      await waitForWorkers(repo, undefined, h.info()?.pid);
       for (const f of files) assert.deepEqual(await presence(repo, f), everywhere);
     } finally {
       await stdio.close();

@@ -49,6 +49,7 @@ export async function runServe(argv: string[]): Promise<number> {
       out(`gsd server ${h.version} running: pid ${h.pid}, ${info.url}`);
       out(`  up ${h.uptimeSeconds} s, ${h.sessions} session(s), ${h.requests} request(s), ${Math.round(h.rssBytes / 1e6)} MB resident`);
       out(`  projects loaded: ${h.projects.length ? h.projects.join(', ') : 'none'}`);
+      out(`  edits applied here for: ${h.following?.length ? h.following.join(', ') : 'none'}`);
       out(`  idle exit: ${h.idleMinutes ? `${h.idleMinutes} min` : 'off'}; log: ${home.log}`);
     }
     return h.ok ? 0 : 1;

@@ -32,6 +32,7 @@ import { logError, setLogSink } from '../log.js';
 import { appendRotated } from '../rotate.js';
 import { redact } from '../security.js';
 import { buildServer } from '../server.js';
+import { JournalFollowers } from './followers.js';
 import { checkHostAndOrigin, checkToken, tokenMatches } from './guard.js';
 import { readFirstLine, type Hello, type HelloAnswer } from './handshake.js';
 import { claimFile, ensureHomeDir, ensureToken, isAlive, type GsdHome } from './home.js';
@@ -165,6 +166,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   claimPid(home);
 
   const pool = new ProjectPool(Number.MAX_SAFE_INTEGER);
+  const followers = new JournalFollowers(log);
   const sessions = new Map<string, Session>();
   const socketSessions = new Set<SocketSession>();
   const started = Date.now();
@@ -187,6 +189,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
     sessions: sessions.size + socketSessions.size,
     projects: pool.roots(),
+    following: followers.roots,
     requests,
     rssBytes: process.memoryUsage().rss,
     idleMinutes: settings.idleMs / 60_000,
@@ -207,12 +210,14 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       env: { CLAUDE_CODE_SESSION_ID: sessionHolder(holder) },
       ...(over === 'http' ? { rootsWaitMs: 2000, clientReachable: reachable } : {}),
     });
-    return { ctx, mcp: buildServer(ctx), streamOpened };
+    // the session's project: its edits are applied here, warm, while the session lasts (followers.ts)
+    const detach = folder ? followers.attach(folder) : () => undefined;
+    return { ctx, mcp: buildServer(ctx), streamOpened, detach };
   };
 
   const newSession = (req: IncomingMessage): StreamableHTTPServerTransport => {
     const folder = boundFolder(header(req, 'x-gsd-root'));
-    const { ctx, mcp, streamOpened } = sessionServer(folder, header(req, 'x-gsd-session'), 'http');
+    const { ctx, mcp, streamOpened, detach } = sessionServer(folder, header(req, 'x-gsd-session'), 'http');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // answers as plain JSON (no event stream per call); requests to the client (roots/list) go over the
@@ -229,6 +234,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     transport.onclose = () => {
       const sid = transport.sessionId;
       if (sid && sessions.delete(sid)) ctx.close();
+      detach();
     };
     transport.onerror = (error) => log(`session transport error: ${error.message}`);
     // connect() only wires callbacks; it cannot fail for a fresh transport
@@ -303,7 +309,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     requests++;
     lastActivity = Date.now();
     const folder = boundFolder(hello.root);
-    const { ctx, mcp } = sessionServer(folder, hello.session, 'socket');
+    const { ctx, mcp, detach } = sessionServer(folder, hello.session, 'socket');
     const id = randomUUID();
     const session: SocketSession = { socket, server: mcp, ctx, open: 0 };
     const transport = new StdioServerTransport(socket, socket);
@@ -324,6 +330,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     transport.onerror = (error) => log(`shim session ${id.slice(0, 8)}: ${error.message}`);
     socketSessions.add(session);
     socket.once('close', () => {
+      detach();
       if (!socketSessions.delete(session)) return;
       lastActivity = Date.now();
       void mcp.close().catch(() => undefined);
@@ -427,6 +434,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       sessions.clear();
       for (const s of socketSessions) s.socket.destroy();
       socketSessions.clear();
+      // the followed projects' journals applied and their worker roles released
+      await followers.close();
       pool.close();
       server.closeAllConnections();
       // the socket file too, unless a newer daemon took over (and listens on the same path)

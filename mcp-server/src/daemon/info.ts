@@ -27,6 +27,8 @@ export interface DaemonHealth {
   uptimeSeconds: number;
   sessions: number;
   projects: string[];
+  /** the projects whose journal it applies as edits come (their worker role; followers.ts) */
+  following?: string[];
   requests: number;
   rssBytes: number;
   idleMinutes: number;
