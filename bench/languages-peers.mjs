@@ -17,8 +17,10 @@
 // 2. A one-file edit through the hooks: the installed runtime's PostToolUse hook (dist/runtime/hooks/, the bundle an
 //    install copies) spawned as a process with an Edit payload on a file just modified (a different source file each
 //    round), in each `--languages` corpus above and in zod (JS/TS, bench/corpora.mjs), the languages interleaved in
-//    every round; the hook's own wall time (spawn → exit) and the time until its background worker has put the edit
-//    into the graph (spawn → worker gone, journal empty).
+//    every round; the hook's own wall time (spawn → exit) and the time until the edit is in the graph, twice: with a
+//    fresh background worker for every edit (spawn → worker gone, journal empty), then with a session of the installed
+//    MCP entry open in every tree, so that the shared server holds each project's worker role and applies the edits
+//    warm (spawn → index.json replaced, journal empty, lock free; each language paired with JS/TS edits).
 //    Alone: `--no-peers --no-scale`.
 // 3. Memory at ~10,000 files: a cold build of copies of the Python and Go trees against copies of zod of about the
 //    same file count, `--memory-rounds` builds each, interleaved: GNU time's peak RSS and the process tree's peak (the
@@ -87,6 +89,17 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+/** A copy of zod with `src/consts/c0..c39.ts`, 1,080 `export const` each. */
+function largeStore(from, to) {
+  copyTree(from, to);
+  fs.mkdirSync(path.join(to, 'src', 'consts'), { recursive: true });
+  for (let f = 0; f < 40; f++) {
+    const lines = Array.from({ length: 1080 }, (_, i) => `export const C_${f}_${i}: number = ${i};\n`);
+    fs.writeFileSync(path.join(to, 'src', 'consts', `c${f}.ts`), lines.join(''));
+  }
+  return to;
+}
+
 const copyTree = (from, to, filter = () => true) => {
   rmrf(to);
   fs.cpSync(from, to, { recursive: true, filter: (f) => !f.includes('__pycache__') && !f.endsWith('.so') && !/[/\\]\.(planning|codegraph|gitnexus)([/\\]|$)/.test(f) && filter(f) });
@@ -196,32 +209,111 @@ async function hooks(trees, edits) {
   for (const [name, { tree, re, comment }] of Object.entries(trees)) {
     await buildIntel(tree, { cache: false });
     const sources = listFiles(tree).filter((f) => re.test(f)).sort();
-    langs[name] = { tree, sources, comment, hook: [], caughtUp: [] };
+    langs[name] = { tree, sources, comment };
   }
+  // a fresh worker for every edit: the first edit after a pause, or a session without the shared server
+  const fresh = await editRounds(langs, edits, (tree) => waitForWorker(tree));
+  // the shared server following every tree for a session open in it (mcp-server/src/daemon/followers.ts); each
+  // language's edits interleaved with JS/TS edits, a pair at a time: a session edits one or two projects at once
+  const server = await withServer(langs, async (wait) => {
+    const pairs = {};
+    for (const name of Object.keys(langs).filter((n) => n !== 'js/ts')) {
+      const r = await editRounds({ [name]: langs[name], 'js/ts': langs['js/ts'] }, edits, wait);
+      pairs[name] = { ...r[name], js: r['js/ts'] };
+    }
+    const js = Object.values(pairs).map((p) => p.js);
+    pairs['js/ts'] = { hookMs: median(js.map((j) => j.hookMs)), caughtUpMs: median(js.map((j) => j.caughtUpMs)), js: null };
+    return pairs;
+  });
+  const out = {};
+  for (const [name, l] of Object.entries(langs)) {
+    const sv = server.results[name];
+    out[name] = { files: l.sources.length, ...fresh[name], server: sv };
+    log(`hooks ${name}: hook ${out[name].hookMs.toFixed(1)} ms, in the graph ${out[name].caughtUpMs.toFixed(1)} ms (fresh worker); with the server: hook ${sv.hookMs.toFixed(1)} ms, in the graph ${sv.caughtUpMs.toFixed(1)} ms${sv.js ? ` (its JS/TS pair ${sv.js.caughtUpMs.toFixed(1)} ms)` : ''} (medians of ${edits - 1})`);
+  }
+  return { edits: edits - 1, serverRss: server.rss, ...out };
+}
+
+/** `edits` rounds, one edit per language in each (the first round a warm-up); medians of the hook and in-graph times. */
+async function editRounds(langs, edits, applied) {
+  const times = Object.fromEntries(Object.keys(langs).map((n) => [n, { hook: [], caughtUp: [] }]));
   for (let i = 0; i < edits; i++) {
     for (const [name, l] of Object.entries(langs)) {
       const rel = l.sources[(i * 37) % l.sources.length];
       const file = path.join(l.tree, rel);
       const original = fs.readFileSync(file, 'utf8');
       fs.appendFileSync(file, `\n${l.comment} bench edit ${i}\n`);
+      const before = indexIdentity(l.tree);
       const t0 = performance.now();
       const r = spawnSync(process.execPath, [POST], { input: editPayload(l.tree, file, original), cwd: l.tree, encoding: 'utf8' });
       const hookMs = performance.now() - t0;
       if (r.status !== 0) throw new Error(`hook on ${name} ${rel} exited ${r.status}: ${r.stderr}`);
-      await waitForWorker(l.tree);
+      await applied(l.tree, before);
       const caughtUpMs = performance.now() - t0;
       if (i > 0) {
-        l.hook.push(hookMs);
-        l.caughtUp.push(caughtUpMs);
+        times[name].hook.push(hookMs);
+        times[name].caughtUp.push(caughtUpMs);
       }
     }
   }
-  const out = {};
-  for (const [name, l] of Object.entries(langs)) {
-    out[name] = { files: l.sources.length, hookMs: median(l.hook), caughtUpMs: median(l.caughtUp) };
-    log(`hooks ${name}: hook ${out[name].hookMs.toFixed(1)} ms, caught up ${out[name].caughtUpMs.toFixed(1)} ms (medians of ${l.hook.length})`);
+  return Object.fromEntries(Object.entries(times).map(([n, t]) => [n, { hookMs: median(t.hook), caughtUpMs: median(t.caughtUp) }]));
+}
+
+const indexIdentity = (tree) => {
+  const st = fs.statSync(path.join(tree, '.planning', 'intel', 'index.json'), { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : null;
+};
+
+/**
+ * Runs `fn` with the shared server started by the installed runtime's stdio entry (dist/runtime/mcp-server.js, in a
+ * temporary HOME) and one session open in each tree, the server holding every tree's worker role; `fn` gets the
+ * wait for an edit to be in the graph: index.json replaced, the journal empty and the intel lock free. Returns what
+ * `fn` returns and the server's RSS after it.
+ */
+async function withServer(langs, fn) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gsd-bench-home-'));
+  const env = { PATH: process.env.PATH ?? '', HOME: home };
+  const clients = [];
+  try {
+    for (const l of Object.values(langs)) {
+      const client = new Client({ name: 'bench', version: '0' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'dist', 'runtime', 'mcp-server.js')], cwd: l.tree, env, stderr: 'ignore' }));
+      clients.push(client);
+    }
+    const daemon = JSON.parse(fs.readFileSync(path.join(home, '.config', 'get-shit-done', 'daemon.json'), 'utf8')).pid;
+    for (const l of Object.values(langs)) await until(() => readPid(l.tree) === daemon, `the server following ${l.tree}`);
+    const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${daemon}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    const before = rssMB();
+    const results = await fn((tree, was) => until(() => indexIdentity(tree) !== was && !pendingOrLocked(tree), `the edit in ${tree}`));
+    return { results, rss: { before, after: rssMB() } };
+  } finally {
+    for (const c of clients) await c.close().catch(() => undefined);
+    spawnSync(process.execPath, [OUR_CLI, 'serve', '--stop'], { env });
+    rmrf(home);
   }
-  return { edits: edits - 1, ...out };
+}
+
+const readPid = (tree) => {
+  try {
+    return Number.parseInt(fs.readFileSync(path.join(tree, '.planning', 'intel', 'worker.pid'), 'utf8'), 10);
+  } catch {
+    return null;
+  }
+};
+
+const pendingOrLocked = (tree) => {
+  const dir = path.join(tree, '.planning', 'intel');
+  return fs.existsSync(path.join(dir, '.lock')) || fs.readdirSync(dir).some((n) => n.startsWith('journal.jsonl'));
+};
+
+async function until(cond, what, capMs = 120_000) {
+  const end = Date.now() + capMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
 }
 
 /** Copies of each tree up to about `files` files of its language; `rounds` cold builds of each, interleaved, peak RSS. */
@@ -282,16 +374,21 @@ function peersSection(out) {
 function hooksSection(out) {
   const L = [START[1], '### Hooks per language (bench/languages-peers.mjs)', ''];
   const h = out.hooks;
-  L.push(`One-file edit through the PostToolUse hook as an install runs it (the runtime bundle, dist/runtime/hooks/: the hook and its worker, one file each), spawned as a process with an Edit payload (${h.edits} edits per language, a different source file each, languages interleaved in every round, medians): the hook's own time (spawn → exit) and until its background worker has the edit in the graph (spawn → worker done). The worker lingers for no next edit here (\`GSD_WORKER_IDLE_MS=0\`): every edit pays a fresh worker's start, the case of the first edit after a pause.`, '');
-  L.push('| language (tree) | source files | hook | / JS/TS | in the graph | / JS/TS |', '| --- | ---: | ---: | ---: | ---: | ---: |');
-  const rows = [...CORPORA.map((c) => [c.name.toLowerCase(), `${c.name} (${c.tree})`]), ['js/ts', 'JS/TS (zod)']];
+  L.push(`One-file edit through the PostToolUse hook as an install runs it (the runtime bundle, dist/runtime/: the hook, its worker and the MCP server entry), spawned as a process with an Edit payload (${h.edits} edits per language, a different source file each, languages interleaved in every round, medians): the hook's own time (spawn → exit) and the time until the edit is in the graph, in two settings:`, '');
+  L.push('- **with the shared server**: a session open in every tree (the installed stdio entry, which starts the shared server), so the server holds each project\'s worker role and applies its journal warm (mcp-server/src/daemon/followers.ts): what a Claude Code session with the GSD server sees. Each language\'s edits alternate with JS/TS edits, one pair of projects at a time, and its ratios are to the JS/TS edits of its own pair (the JS/TS row: medians over the pairs). In the graph = spawn → index.json replaced, journal empty, lock free.');
+  L.push('- **fresh worker**: no session, and the worker lingers for no next edit (`GSD_WORKER_IDLE_MS=0`), so every edit pays a fresh worker\'s start: the first edit after a pause in a session without the server. In the graph = spawn → worker gone, journal empty.', '');
+  L.push('| language (tree) | source files | hook, with the server | / JS/TS | in the graph, with the server | / JS/TS | hook, fresh worker | / JS/TS | in the graph, fresh worker | / JS/TS |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const rows = [...CORPORA.map((c) => [c.name.toLowerCase(), `${c.name} (${c.tree})`]), ['js/ts', 'JS/TS (zod)'], ['js/ts-large', 'JS/TS (zod + 43,200 generated constants: the Rust tree\'s store size)']];
+  const js = h['js/ts'];
   for (const [name, label] of rows) {
     const r = h[name];
     if (!r) continue;
-    L.push(`| ${label} | ${r.files} | ${r.hookMs.toFixed(0)} ms | ${x(r.hookMs, h['js/ts'].hookMs)} | ${r.caughtUpMs.toFixed(0)} ms | ${x(r.caughtUpMs, h['js/ts'].caughtUpMs)} |`);
+    const sv = r.server;
+    L.push(`| ${label} | ${r.files} | ${sv.hookMs.toFixed(0)} ms | ${x(sv.hookMs, (sv.js ?? sv).hookMs)} | ${sv.caughtUpMs.toFixed(0)} ms | ${x(sv.caughtUpMs, (sv.js ?? sv).caughtUpMs)} | ${r.hookMs.toFixed(0)} ms | ${x(r.hookMs, js.hookMs)} | ${r.caughtUpMs.toFixed(0)} ms | ${x(r.caughtUpMs, js.caughtUpMs)} |`);
   }
+  L.push('', `The server's RSS with a session open in each of the ${rows.filter(([n]) => h[n]).length} trees: ${h.serverRss.before.toFixed(0)} MB before the edits, ${h.serverRss.after.toFixed(0)} MB after them (every grammar loaded, the last two projects' index.json kept split; a worker holds its own ~80-140 MB while it lingers).`);
   L.push('', `Trees: ${CORPORA.filter((c) => h[c.name.toLowerCase()]).map((c) => `${c.name}, ${c.source}`).join('; ')}; JS/TS, zod (bench/corpora.mjs).`);
-  L.push('', 'What a fresh worker pays for a tree-sitter language beyond JS/TS: the tree-sitter runtime and the grammar loaded (~10 ms of the runtime\'s own start, then the grammar: 0.2 MB for Go, 5 MB for C# and C++), and the first parse in baseline code (the worker runs WebAssembly without the optimising tier, ARCHITECTURE.md "Baseline WebAssembly in the worker"); a resolver\'s first look at the project: C#\'s reads every file\'s declarations (their symbols only, LazyRecords.peekFacts), Rust\'s every Cargo.toml. The trees differ in store size too: the Rust tree\'s graph.db is 11.6 MB against zod\'s 2.3 MB, and each edit copies graph.db to patch it and frees the old one.');
+  L.push('', 'What a fresh worker pays for a tree-sitter language beyond JS/TS: the tree-sitter runtime and the grammar loaded (~10 ms of the runtime\'s own start, then the grammar: 0.2 MB for Go, 5 MB for C# and C++), and the first parse in baseline code (the worker runs WebAssembly without the optimising tier, ARCHITECTURE.md "Baseline WebAssembly in the worker"); a resolver\'s first look at the project: C#\'s reads every file\'s declarations (their symbols only, LazyRecords.peekFacts), Rust\'s every Cargo.toml. The trees differ in store size too: the Rust tree\'s graph.db is 11.6 MB against zod\'s 2.3 MB, and each edit copies graph.db to patch it and frees the old one. With the server all of that is paid once per session.');
   L.push('', 'The machine is shared: absolute times carry its load (hook times are mostly Node start-up under it); the ratios come from the same rounds.');
   L.push('', machineLine(out), `Command: \`npm run build && node bench/languages-peers.mjs --no-peers --no-scale\` (${out.date}).`, END[1]);
   return L.join('\n');
@@ -371,6 +468,10 @@ runMain(async () => {
   if (opts.hooks) {
     const hookTrees = Object.fromEntries(corpora.map((c) => [c.name.toLowerCase(), { tree: trees[c.name], re: c.name === 'Python' ? /\.py$/ : c.re, comment: c.comment }]));
     hookTrees['js/ts'] = { ...jsTree, re: /^(?!.*\.d\.[cm]?ts$).*\.(?:ts|mts|cts|js|mjs|cjs)$/ };
+    // a control for store size: zod plus 40 generated files of 1,080 exported constants each (as a C binding crate
+    // declares them), whose index.json and graph.db are about the Rust tree's (6.5 and 8.5 MB against 7.4 and 11.8);
+    // its edits are zod's own files
+    if (wanted.has('rust')) hookTrees['js/ts-large'] = { ...hookTrees['js/ts'], tree: largeStore(corpusDir('zod'), path.join(BASE, 'zod-large')), re: /^src\/(?!consts\/).*\.ts$/ };
     out.hooks = await hooks(hookTrees, opts.edits);
   }
   if (opts.scale) out.scale = await scale({ python: { tree: py, re: /\.py$/, comment: '#' }, go: { tree: go, re: /\.go$/, comment: '//' }, 'js/ts': jsTree }, opts.files, opts['memory-rounds']);
