@@ -153,8 +153,18 @@ function modsInTokens(tree: TsNode, out: Array<{ name: string; line: number; pat
   }
 }
 
-/** `include!(…);` and other macro calls at item level parse as expression statements: the call, else the node. */
-const macroAt = (node: TsNode): TsNode => (node.type === 'expression_statement' && node.namedChildren[0]?.type === 'macro_invocation' ? node.namedChildren[0] : node);
+/**
+ * A scope's child as an item and its type: `include!(…);` and other macro calls at item level parse as expression
+ * statements, the call then, else the node. The type is read once (each read of a node's type crosses into wasm).
+ */
+function itemAt(node: TsNode): { node: TsNode; type: string } {
+  const type = node.type;
+  if (type === 'expression_statement') {
+    const first = node.namedChildren[0];
+    if (first?.type === 'macro_invocation') return { node: first, type: 'macro_invocation' };
+  }
+  return { node, type };
+}
 
 /**
  * The `use` declarations in a macro invocation's token trees, as cfg_if!-style macros that expand to the items written
@@ -276,21 +286,21 @@ export function parseRust({ root }: ParseInput): ParsedFile {
   /** Reads the items of one scope (the file, an inline module's body, a function's or method's block). */
   const readScope = (container: TsNode, chain: string[], parent: Scope | null, topLevel: boolean): void => {
     const scope: Scope = { chain, items: new Set(), uses: new Map(), parent };
-    const children = container.namedChildren;
+    const items = container.namedChildren.map(itemAt);
     // first pass: the names the scope declares, so that a use path can be rewritten whatever the order
     const leavesOf = new Map<TsNode, UseLeaf[]>();
-    for (const child of children) {
-      const node = macroAt(child);
-      if (node.type === 'use_declaration' || node.type === 'macro_invocation') {
+    for (const { node, type } of items) {
+      if (type === 'use_declaration' || type === 'macro_invocation') {
         let leaves: UseLeaf[] = [];
-        if (node.type === 'use_declaration') {
+        if (type === 'use_declaration') {
           const arg = node.childForFieldName('argument');
           const raw: LeafPath[] = [];
           if (arg) useLeaves(arg, [], raw);
           leaves = raw.map((l) => ({ ...l, line: lineOf(node), reexport: isPub(node), exported: isPlainPub(node) }));
         } else {
+          // a declaration in the tokens has a token `use`: a macro whose text has none is not walked token by token
           const tokens = node.namedChildren.find((c) => c.type === 'token_tree');
-          if (tokens) usesInTokens(tokens, leaves);
+          if (tokens && tokens.text.includes('use')) usesInTokens(tokens, leaves);
         }
         leavesOf.set(node, leaves);
         for (const l of leaves) {
@@ -299,11 +309,11 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           const bound = l.alias ?? (last === 'self' ? l.segments[l.segments.length - 2] : last);
           if (bound && bound !== '_' && bound !== l.segments[0]) scope.uses.set(bound, last === 'self' ? l.segments.slice(0, -1) : l.segments);
         }
-      } else if (node.type === 'extern_crate_declaration') {
+      } else if (type === 'extern_crate_declaration') {
         const name = node.childForFieldName('name')?.text;
         const alias = node.childForFieldName('alias')?.text;
         if (name && name !== 'self') externAlias.set(alias ?? name, name);
-      } else if (ITEM_KINDS[node.type]) {
+      } else if (ITEM_KINDS[type]) {
         const name = nameOf(node);
         if (name) scope.items.add(name);
       }
@@ -333,21 +343,21 @@ export function parseRust({ root }: ParseInput): ParsedFile {
     };
     let attributes: TsNode[] = [];
     let docs: TsNode[] = [];
-    for (const child of children) {
-      const node = macroAt(child);
-      if (node.type === 'attribute_item') {
+    for (const { node, type } of items) {
+      if (type === 'attribute_item') {
         attributes.push(node);
         continue;
       }
-      if (node.type === 'line_comment' || node.type === 'block_comment') {
-        if (isDoc(node, 'outer_doc_comment_marker')) docs.push(node);
+      if (type === 'line_comment' || type === 'block_comment') {
+        // an item's doc comment is read at the top level only (the file's purpose)
+        if (topLevel && isDoc(node, 'outer_doc_comment_marker')) docs.push(node);
         continue;
       }
       const attrs = attributes;
       const itemDocs = docs;
       attributes = [];
       docs = [];
-      switch (node.type) {
+      switch (type) {
         case 'use_declaration':
           emitUses(leavesOf.get(node) ?? []);
           break;
@@ -393,7 +403,8 @@ export function parseRust({ root }: ParseInput): ParsedFile {
             break;
           }
           const mods: Array<{ name: string; line: number; path: string | null }> = [];
-          modsInTokens(tokens, mods);
+          // as for `use` above: no token `mod` without the text `mod`
+          if (tokens.text.includes('mod')) modsInTokens(tokens, mods);
           for (const m of mods) imports.push(modImport([...chain, m.name], m.path, m.line));
           break;
         }
@@ -401,7 +412,7 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           break;
       }
       if (!topLevel) continue;
-      const kind = ITEM_KINDS[node.type];
+      const kind = ITEM_KINDS[type];
       const name = kind ? nameOf(node) : undefined;
       if (!kind || !name || symbols.some((s) => s.name === name && s.kind === kind)) continue;
       const exported = kind === 'macro' ? hasAttribute(attrs, 'macro_export') : isPlainPub(node);
