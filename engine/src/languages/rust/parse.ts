@@ -128,6 +128,12 @@ function pathAttribute(attributes: TsNode[]): string | null {
 
 const hasAttribute = (attributes: TsNode[], name: string): boolean => attributes.some((a) => a.namedChildren.find((n) => n.type === 'attribute')?.namedChildren[0]?.text === name);
 
+/**
+ * Whether an inner scope (a block, an impl) can add facts: an import needs a `use`, `mod`, `extern crate` or
+ * `include!` in it, whose text it then holds; one without any is not walked (most function bodies).
+ */
+const mayDeclare = (node: TsNode): boolean => /use|mod|extern|include/.test(node.text);
+
 /** `mod x;` declarations inside a macro invocation's token trees: the tokens `mod`, an identifier, `;`. */
 function modsInTokens(tree: TsNode, out: Array<{ name: string; line: number; path: string | null }>): void {
   const kids = tree.children;
@@ -370,7 +376,9 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           const name = nameOf(node);
           if (!name) break;
           const body = node.childForFieldName('body');
-          if (body) readScope(body, [...chain, name], scope, false);
+          if (body) {
+            if (mayDeclare(body)) readScope(body, [...chain, name], scope, false);
+          }
           else {
             const path = pathAttribute(attrs);
             imports.push(modImport([...chain, name], path, lineOf(node)));
@@ -379,12 +387,13 @@ export function parseRust({ root }: ParseInput): ParsedFile {
         }
         case 'function_item': {
           const body = node.childForFieldName('body');
-          if (body) readScope(body, chain, scope, false);
+          if (body && mayDeclare(body)) readScope(body, chain, scope, false);
           break;
         }
         case 'impl_item':
         case 'trait_item':
           // methods' bodies: a `use` inside one sees the module's names
+          if (!mayDeclare(node)) break;
           for (const method of node.childForFieldName('body')?.namedChildren ?? []) {
             const body = method.type === 'function_item' ? method.childForFieldName('body') : null;
             if (body) readScope(body, chain, scope, false);
