@@ -12,6 +12,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { RelPath } from '../../types.js';
+import { memoised } from '../memo.js';
 
 export type TargetKind = 'lib' | 'bin' | 'example' | 'test' | 'bench' | 'build';
 
@@ -109,45 +110,30 @@ export class Cargo {
   ) {}
 
   private text(dir: string): string | null {
-    let text = this.texts.get(dir);
-    if (text === undefined) {
-      text = this.dirs.has(dir) ? this.read(joinDir(dir, 'Cargo.toml')) : null;
-      this.texts.set(dir, text);
-    }
-    return text;
+    return memoised(this.texts, dir, () => (this.dirs.has(dir) ? this.read(joinDir(dir, 'Cargo.toml')) : null));
   }
 
   private toml(dir: string): Table | null {
-    let t = this.tomls.get(dir);
-    if (t === undefined) {
+    return memoised(this.tomls, dir, () => {
       const text = this.text(dir);
-      if (text === null) t = null;
-      else {
-        try {
-          t = parseToml(text) as Table;
-        } catch {
-          t = {}; // a malformed Cargo.toml: its folder still bounds a package, with Cargo's defaults
-        }
+      if (text === null) return null;
+      try {
+        return parseToml(text) as Table;
+      } catch {
+        return {}; // a malformed Cargo.toml: its folder still bounds a package, with Cargo's defaults
       }
-      this.tomls.set(dir, t);
-    }
-    return t;
+    });
   }
 
   private workspaceAt(dir: string): Workspace | null {
-    let w = this.workspaces.get(dir);
-    if (w === undefined) {
-      w = null;
+    return memoised(this.workspaces, dir, () => {
       const t = this.toml(dir);
-      if (t?.workspace) {
-        const ws = table(t.workspace);
-        const regexes = (v: unknown): RegExp[] => (Array.isArray(v) ? v.flatMap((g) => (typeof g === 'string' ? (globRegex(dir, g) ?? []) : [])) : []);
-        const edition = Number(str(table(ws.package).edition));
-        w = { dir, members: regexes(ws.members), exclude: regexes(ws.exclude), deps: table(ws.dependencies), edition: Number.isFinite(edition) && edition > 0 ? edition : null };
-      }
-      this.workspaces.set(dir, w);
-    }
-    return w;
+      if (!t?.workspace) return null;
+      const ws = table(t.workspace);
+      const regexes = (v: unknown): RegExp[] => (Array.isArray(v) ? v.flatMap((g) => (typeof g === 'string' ? (globRegex(dir, g) ?? []) : [])) : []);
+      const edition = Number(str(table(ws.package).edition));
+      return { dir, members: regexes(ws.members), exclude: regexes(ws.exclude), deps: table(ws.dependencies), edition: Number.isFinite(edition) && edition > 0 ? edition : null };
+    });
   }
 
   /** The workspace of the package in `dir`: the nearest one above (or in) it whose members hold it. */
@@ -167,22 +153,12 @@ export class Cargo {
 
   /** The package whose Cargo.toml is in `dir`, else null. */
   packageAt(dir: string): CargoPackage | null {
-    let p = this.packages.get(dir);
-    if (p === undefined) {
-      p = this.isPackage(dir) ? this.readPackage(dir, this.toml(dir)!) : null;
-      this.packages.set(dir, p);
-    }
-    return p;
+    return memoised(this.packages, dir, () => (this.isPackage(dir) ? this.readPackage(dir, this.toml(dir)!) : null));
   }
 
   /** Whether `file` is the root of a target of a package: one above it, or one whose manifest may point elsewhere. */
   isTargetRoot(file: RelPath): boolean {
-    let is = this.roots.get(file);
-    if (is === undefined) {
-      is = this.findTargetRoot(file);
-      this.roots.set(file, is);
-    }
-    return is;
+    return memoised(this.roots, file, () => this.findTargetRoot(file));
   }
 
   private findTargetRoot(file: RelPath): boolean {
