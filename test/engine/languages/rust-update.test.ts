@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import { buildIntel, intelPaths, updateIntel } from '../../../engine/src/index.js';
 import type { IndexDocument } from '../../../engine/src/types.js';
 import { HOOKS, payload, runHookProcess, waitForWorkers } from '../../helpers/hooks.js';
-import { cleanupProjects, copyProject, writeFile } from '../../helpers/project.js';
+import { cleanupProjects, copyProject, tempProject, writeFile } from '../../helpers/project.js';
 import { assertSameAsRebuild } from '../../helpers/random-sequence.js';
 
 const targetsOf = (root: string, file: string, specifier: string) =>
@@ -65,5 +65,27 @@ describe('Rust through incremental updates and the PostToolUse hook', () => {
     await waitForWorkers(root);
     assert.deepEqual(targetsOf(root, 'app/src/cli.rs', 'shop::model::Status'), [`${CORE}/model.rs`]);
     await assertSameAsRebuild(root, 'rust-rules');
+  });
+
+  it('a fresh worker reads the Cargo.toml files an edit needs, and knows a crate root another package\'s [lib] path puts outside its folder', async () => {
+    const root = tempProject({
+      'Cargo.toml': '[package]\nname = "top"\nversion = "0.1.0"\n',
+      'src/main.rs': 'fn main() {}\n',
+      'pkg/Cargo.toml': '[package]\nname = "pkg"\nversion = "0.1.0"\n\n[lib]\npath = "../shared/lib.rs"\n',
+      'pkg/src/main.rs': 'fn main() {}\n',
+      'shared/lib.rs': 'pub mod util;\n',
+      'shared/util.rs': 'pub struct Util;\n',
+    });
+    await buildIntel(root);
+    const file = path.join(root, 'shared', 'lib.rs');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, `use super::Util;\n${original}`);
+    const run = await runHookProcess(HOOKS.postToolUse, payload.edit(root, file, original, `use super::Util;\n${original}`, original), { cwd: root });
+    assert.equal(run.code, 0, run.stderr);
+    await waitForWorkers(root);
+    const edited = (JSON.parse(readFileSync(intelPaths(root).index, 'utf8')) as IndexDocument).files['shared/lib.rs'];
+    const imp = edited.imports.find((i) => i.specifier === 'super::Util');
+    assert.match(imp?.resolved.kind === 'unresolved' ? imp.resolved.reason : '', /super:: of the crate root/, 'shared/lib.rs is pkg\'s lib root: no module above it');
+    await assertSameAsRebuild(root, 'a crate root outside its package');
   });
 });

@@ -12,6 +12,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { RelPath } from '../../types.js';
+import { memoised } from '../memo.js';
 
 export type TargetKind = 'lib' | 'bin' | 'example' | 'test' | 'bench' | 'build';
 
@@ -58,44 +59,16 @@ function globRegex(base: string, glob: string): RegExp | null {
   return new RegExp(`^${body}$`);
 }
 
-/**
- * Reads every Cargo.toml in `dirs` (folders holding `.rs` files or above one) into packages. `files` is the indexed
- * file set (targets are discovered in it); `read` returns a file's text or null.
- */
-export function readCargo(dirs: Iterable<string>, files: ReadonlySet<RelPath>, read: (rel: RelPath) => string | null): { packages: Map<string, CargoPackage>; configFiles: RelPath[] } {
-  const tomls = new Map<string, Table>();
-  const configFiles: RelPath[] = [];
-  for (const dir of [...dirs].sort()) {
-    const rel = joinDir(dir, 'Cargo.toml');
-    const text = read(rel);
-    if (text === null) continue;
-    configFiles.push(rel);
-    try {
-      tomls.set(dir, parseToml(text) as Table);
-    } catch {
-      tomls.set(dir, {}); // a malformed Cargo.toml: its folder still bounds a package, with Cargo's defaults
-    }
-  }
-  const workspaces: Workspace[] = [];
-  for (const [dir, t] of tomls) {
-    const ws = table(t.workspace);
-    if (!t.workspace) continue;
-    const regexes = (v: unknown): RegExp[] => (Array.isArray(v) ? v.flatMap((g) => (typeof g === 'string' ? (globRegex(dir, g) ?? []) : [])) : []);
-    const edition = Number(str(table(ws.package).edition));
-    workspaces.push({ dir, members: regexes(ws.members), exclude: regexes(ws.exclude), deps: table(ws.dependencies), edition: Number.isFinite(edition) && edition > 0 ? edition : null });
-  }
-  const workspaceOf = (dir: string): Workspace | null => {
-    let best: Workspace | null = null;
-    for (const w of workspaces) {
-      const inside = w.dir === dir || (w.dir === '' ? true : dir.startsWith(`${w.dir}/`));
-      if (!inside) continue;
-      if (w.dir !== dir && (!w.members.some((m) => m.test(dir)) || w.exclude.some((m) => m.test(dir)))) continue;
-      if (!best || w.dir.length > best.dir.length) best = w;
-    }
-    return best;
-  };
+/** Text a manifest holds when a path in it may climb out of its folder (Cargo.isTargetRoot). */
+const MAY_LEAVE = /\.\.|\\[uUx\s]/;
 
-  // the .rs files of each folder, and each folder's child folders holding .rs files, for target discovery
+/** What a package's targets are discovered in: each folder's `.rs` files, and each folder's child folders holding some. */
+interface Layout {
+  rsByDir: Map<string, RelPath[]>;
+  subDirs: Map<string, Set<string>>;
+}
+
+function layoutOf(files: ReadonlySet<RelPath>): Layout {
   const rsByDir = new Map<string, RelPath[]>();
   const subDirs = new Map<string, Set<string>>();
   for (const f of files) {
@@ -111,13 +84,116 @@ export function readCargo(dirs: Iterable<string>, files: ReadonlySet<RelPath>, r
       subDirs.set(parent, set);
     }
   }
-  const packages = new Map<string, CargoPackage>();
-  const pending: Array<[CargoPackage, Table, Workspace | null]> = [];
-  for (const [dir, t] of tomls) {
-    if (!t.package && t.workspace) continue; // a virtual manifest
+  return { rsByDir, subDirs };
+}
+
+/**
+ * The Cargo.toml files in `dirs` (folders holding `.rs` files or above one), each read and parsed when first asked
+ * for: a one-file update reads the manifests above the file and those of the crates it names, not every one of the
+ * project (parsing them all was most of a fresh hook worker's resolution). `files` is the indexed file set (targets
+ * are discovered in it); `read` returns a file's text or null.
+ */
+export class Cargo {
+  private readonly texts = new Map<string, string | null>();
+  private readonly tomls = new Map<string, Table | null>();
+  private readonly workspaces = new Map<string, Workspace | null>();
+  private readonly packages = new Map<string, CargoPackage | null>();
+  private layout: Layout | null = null;
+  /** packages a target of which may lie outside their folder: a path with `..` (or an escape) in their manifest */
+  private escaping: CargoPackage[] | null = null;
+  private readonly roots = new Map<RelPath, boolean>();
+
+  constructor(
+    private readonly dirs: ReadonlySet<string>,
+    private readonly files: ReadonlySet<RelPath>,
+    private readonly read: (rel: RelPath) => string | null,
+  ) {}
+
+  private text(dir: string): string | null {
+    return memoised(this.texts, dir, () => (this.dirs.has(dir) ? this.read(joinDir(dir, 'Cargo.toml')) : null));
+  }
+
+  private toml(dir: string): Table | null {
+    return memoised(this.tomls, dir, () => {
+      const text = this.text(dir);
+      if (text === null) return null;
+      try {
+        return parseToml(text) as Table;
+      } catch {
+        return {}; // a malformed Cargo.toml: its folder still bounds a package, with Cargo's defaults
+      }
+    });
+  }
+
+  private workspaceAt(dir: string): Workspace | null {
+    return memoised(this.workspaces, dir, () => {
+      const t = this.toml(dir);
+      if (!t?.workspace) return null;
+      const ws = table(t.workspace);
+      const regexes = (v: unknown): RegExp[] => (Array.isArray(v) ? v.flatMap((g) => (typeof g === 'string' ? (globRegex(dir, g) ?? []) : [])) : []);
+      const edition = Number(str(table(ws.package).edition));
+      return { dir, members: regexes(ws.members), exclude: regexes(ws.exclude), deps: table(ws.dependencies), edition: Number.isFinite(edition) && edition > 0 ? edition : null };
+    });
+  }
+
+  /** The workspace of the package in `dir`: the nearest one above (or in) it whose members hold it. */
+  private workspaceOf(dir: string): Workspace | null {
+    for (let d = dir; ; d = dirOf(d)) {
+      const w = this.workspaceAt(d);
+      if (w && (w.dir === dir || (w.members.some((m) => m.test(dir)) && !w.exclude.some((m) => m.test(dir))))) return w;
+      if (d === '') return null;
+    }
+  }
+
+  /** Whether `dir` holds a package's Cargo.toml (a virtual manifest, `[workspace]` without `[package]`, is none). */
+  private isPackage(dir: string): boolean {
+    const t = this.toml(dir);
+    return t !== null && !(!t.package && t.workspace);
+  }
+
+  /** The package whose Cargo.toml is in `dir`, else null. */
+  packageAt(dir: string): CargoPackage | null {
+    return memoised(this.packages, dir, () => (this.isPackage(dir) ? this.readPackage(dir, this.toml(dir)!) : null));
+  }
+
+  /** Whether `file` is the root of a target of a package: one above it, or one whose manifest may point elsewhere. */
+  isTargetRoot(file: RelPath): boolean {
+    return memoised(this.roots, file, () => this.findTargetRoot(file));
+  }
+
+  private findTargetRoot(file: RelPath): boolean {
+    for (let d = dirOf(file); ; d = dirOf(d)) {
+      if (this.packageAt(d)?.targets.some((t) => t.root === file)) return true;
+      if (d === '') break;
+    }
+    // a target path leaves its package's folder only through `..`, which the text then holds, or an escape that can
+    // give a `.` (`\u002e`, `\x2e`) or join lines (a backslash ending a line of a multi-line string)
+    this.escaping ??= [...this.dirs].sort().flatMap((d) => {
+      const text = this.text(d);
+      return text !== null && MAY_LEAVE.test(text) ? (this.packageAt(d) ?? []) : [];
+    });
+    return this.escaping.some((p) => p.targets.some((t) => t.root === file));
+  }
+
+  /** Every package, and every Cargo.toml read (all of them). */
+  all(): { packages: Map<string, CargoPackage>; configFiles: RelPath[] } {
+    const packages = new Map<string, CargoPackage>();
+    const configFiles: RelPath[] = [];
+    for (const dir of [...this.dirs].sort()) {
+      if (this.text(dir) === null) continue;
+      configFiles.push(joinDir(dir, 'Cargo.toml'));
+      const p = this.packageAt(dir);
+      if (p) packages.set(dir, p);
+    }
+    return { packages, configFiles };
+  }
+
+  private readPackage(dir: string, t: Table): CargoPackage {
+    const { rsByDir, subDirs } = (this.layout ??= layoutOf(this.files));
+    const files = this.files;
     const pkg = table(t.package);
     const name = str(pkg.name) ?? (dir.slice(dir.lastIndexOf('/') + 1) || 'crate');
-    const ws = workspaceOf(dir);
+    const ws = this.workspaceOf(dir);
     const editionValue = pkg.edition;
     const edition = typeof editionValue === 'string' ? Number(editionValue) : table(editionValue).workspace === true ? (ws?.edition ?? 2015) : 2015;
     const has = (rel: string): boolean => files.has(joinDir(dir, rel));
@@ -160,12 +236,8 @@ export function readCargo(dirs: Iterable<string>, files: ReadonlySet<RelPath>, r
     if (typeof build === 'string') add('build', build);
     else if (build !== false && has('build.rs')) add('build', 'build.rs');
     const p: CargoPackage = { dir, name, libName: (str(libTable.name) ?? name).replace(/-/g, '_'), edition: Number.isFinite(edition) ? edition : 2015, lib, targets, deps: new Map() };
-    packages.set(dir, p);
-    pending.push([p, t, ws]);
-  }
 
-  // dependencies, once every package is known (a path or a workspace member makes one a crate of the project)
-  for (const [p, t, ws] of pending) {
+    // dependencies: a path to a package of the project (or a workspace one with one) makes one a crate of the project
     const sections: Table[] = [t.dependencies, t['dev-dependencies'], t['build-dependencies']].map(table);
     for (const target of Object.values(table(t.target))) {
       const tt = table(target);
@@ -176,16 +248,16 @@ export function readCargo(dirs: Iterable<string>, files: ReadonlySet<RelPath>, r
         let spec = table(value);
         if (spec.workspace === true && ws) spec = { ...table(ws.deps[key]), ...spec };
         const pkgName = str(spec.package) ?? key;
-        const base = spec.workspace === true && ws ? ws.dir : p.dir;
+        const base = spec.workspace === true && ws ? ws.dir : dir;
         const path = str(spec.path);
-        let dir: string | null = null;
+        let depDir: string | null = null;
         if (path !== null) {
           const d = joinRel(base, path.replace(/\/+$/, ''));
-          if (!isOutsideRoot(d) && packages.has(d)) dir = d;
+          if (!isOutsideRoot(d) && this.isPackage(d)) depDir = d;
         }
-        p.deps.set(key.replace(/-/g, '_'), { package: pkgName, dir });
+        p.deps.set(key.replace(/-/g, '_'), { package: pkgName, dir: depDir });
       }
     }
+    return p;
   }
-  return { packages, configFiles };
 }

@@ -128,6 +128,12 @@ function pathAttribute(attributes: TsNode[]): string | null {
 
 const hasAttribute = (attributes: TsNode[], name: string): boolean => attributes.some((a) => a.namedChildren.find((n) => n.type === 'attribute')?.namedChildren[0]?.text === name);
 
+/**
+ * Whether an inner scope (a block, an impl) can add facts: an import needs a `use`, `mod`, `extern crate` or
+ * `include!` in it, whose text it then holds; one without any is not walked (most function bodies).
+ */
+const mayDeclare = (node: TsNode): boolean => /use|mod|extern|include/.test(node.text);
+
 /** `mod x;` declarations inside a macro invocation's token trees: the tokens `mod`, an identifier, `;`. */
 function modsInTokens(tree: TsNode, out: Array<{ name: string; line: number; path: string | null }>): void {
   const kids = tree.children;
@@ -153,8 +159,18 @@ function modsInTokens(tree: TsNode, out: Array<{ name: string; line: number; pat
   }
 }
 
-/** `include!(…);` and other macro calls at item level parse as expression statements: the call, else the node. */
-const macroAt = (node: TsNode): TsNode => (node.type === 'expression_statement' && node.namedChildren[0]?.type === 'macro_invocation' ? node.namedChildren[0] : node);
+/**
+ * A scope's child as an item and its type: `include!(…);` and other macro calls at item level parse as expression
+ * statements, the call then, else the node. The type is read once (each read of a node's type crosses into wasm).
+ */
+function itemAt(node: TsNode): { node: TsNode; type: string } {
+  const type = node.type;
+  if (type === 'expression_statement') {
+    const first = node.namedChildren[0];
+    if (first?.type === 'macro_invocation') return { node: first, type: 'macro_invocation' };
+  }
+  return { node, type };
+}
 
 /**
  * The `use` declarations in a macro invocation's token trees, as cfg_if!-style macros that expand to the items written
@@ -276,21 +292,21 @@ export function parseRust({ root }: ParseInput): ParsedFile {
   /** Reads the items of one scope (the file, an inline module's body, a function's or method's block). */
   const readScope = (container: TsNode, chain: string[], parent: Scope | null, topLevel: boolean): void => {
     const scope: Scope = { chain, items: new Set(), uses: new Map(), parent };
-    const children = container.namedChildren;
+    const items = container.namedChildren.map(itemAt);
     // first pass: the names the scope declares, so that a use path can be rewritten whatever the order
     const leavesOf = new Map<TsNode, UseLeaf[]>();
-    for (const child of children) {
-      const node = macroAt(child);
-      if (node.type === 'use_declaration' || node.type === 'macro_invocation') {
+    for (const { node, type } of items) {
+      if (type === 'use_declaration' || type === 'macro_invocation') {
         let leaves: UseLeaf[] = [];
-        if (node.type === 'use_declaration') {
+        if (type === 'use_declaration') {
           const arg = node.childForFieldName('argument');
           const raw: LeafPath[] = [];
           if (arg) useLeaves(arg, [], raw);
           leaves = raw.map((l) => ({ ...l, line: lineOf(node), reexport: isPub(node), exported: isPlainPub(node) }));
         } else {
+          // a declaration in the tokens has a token `use`: a macro whose text has none is not walked token by token
           const tokens = node.namedChildren.find((c) => c.type === 'token_tree');
-          if (tokens) usesInTokens(tokens, leaves);
+          if (tokens && tokens.text.includes('use')) usesInTokens(tokens, leaves);
         }
         leavesOf.set(node, leaves);
         for (const l of leaves) {
@@ -299,11 +315,11 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           const bound = l.alias ?? (last === 'self' ? l.segments[l.segments.length - 2] : last);
           if (bound && bound !== '_' && bound !== l.segments[0]) scope.uses.set(bound, last === 'self' ? l.segments.slice(0, -1) : l.segments);
         }
-      } else if (node.type === 'extern_crate_declaration') {
+      } else if (type === 'extern_crate_declaration') {
         const name = node.childForFieldName('name')?.text;
         const alias = node.childForFieldName('alias')?.text;
         if (name && name !== 'self') externAlias.set(alias ?? name, name);
-      } else if (ITEM_KINDS[node.type]) {
+      } else if (ITEM_KINDS[type]) {
         const name = nameOf(node);
         if (name) scope.items.add(name);
       }
@@ -333,21 +349,21 @@ export function parseRust({ root }: ParseInput): ParsedFile {
     };
     let attributes: TsNode[] = [];
     let docs: TsNode[] = [];
-    for (const child of children) {
-      const node = macroAt(child);
-      if (node.type === 'attribute_item') {
+    for (const { node, type } of items) {
+      if (type === 'attribute_item') {
         attributes.push(node);
         continue;
       }
-      if (node.type === 'line_comment' || node.type === 'block_comment') {
-        if (isDoc(node, 'outer_doc_comment_marker')) docs.push(node);
+      if (type === 'line_comment' || type === 'block_comment') {
+        // an item's doc comment is read at the top level only (the file's purpose)
+        if (topLevel && isDoc(node, 'outer_doc_comment_marker')) docs.push(node);
         continue;
       }
       const attrs = attributes;
       const itemDocs = docs;
       attributes = [];
       docs = [];
-      switch (node.type) {
+      switch (type) {
         case 'use_declaration':
           emitUses(leavesOf.get(node) ?? []);
           break;
@@ -360,7 +376,9 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           const name = nameOf(node);
           if (!name) break;
           const body = node.childForFieldName('body');
-          if (body) readScope(body, [...chain, name], scope, false);
+          if (body) {
+            if (mayDeclare(body)) readScope(body, [...chain, name], scope, false);
+          }
           else {
             const path = pathAttribute(attrs);
             imports.push(modImport([...chain, name], path, lineOf(node)));
@@ -369,12 +387,13 @@ export function parseRust({ root }: ParseInput): ParsedFile {
         }
         case 'function_item': {
           const body = node.childForFieldName('body');
-          if (body) readScope(body, chain, scope, false);
+          if (body && mayDeclare(body)) readScope(body, chain, scope, false);
           break;
         }
         case 'impl_item':
         case 'trait_item':
           // methods' bodies: a `use` inside one sees the module's names
+          if (!mayDeclare(node)) break;
           for (const method of node.childForFieldName('body')?.namedChildren ?? []) {
             const body = method.type === 'function_item' ? method.childForFieldName('body') : null;
             if (body) readScope(body, chain, scope, false);
@@ -393,7 +412,8 @@ export function parseRust({ root }: ParseInput): ParsedFile {
             break;
           }
           const mods: Array<{ name: string; line: number; path: string | null }> = [];
-          modsInTokens(tokens, mods);
+          // as for `use` above: no token `mod` without the text `mod`
+          if (tokens.text.includes('mod')) modsInTokens(tokens, mods);
           for (const m of mods) imports.push(modImport([...chain, m.name], m.path, m.line));
           break;
         }
@@ -401,7 +421,7 @@ export function parseRust({ root }: ParseInput): ParsedFile {
           break;
       }
       if (!topLevel) continue;
-      const kind = ITEM_KINDS[node.type];
+      const kind = ITEM_KINDS[type];
       const name = kind ? nameOf(node) : undefined;
       if (!kind || !name || symbols.some((s) => s.name === name && s.kind === kind)) continue;
       const exported = kind === 'macro' ? hasAttribute(attrs, 'macro_export') : isPlainPub(node);

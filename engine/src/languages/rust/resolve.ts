@@ -22,7 +22,7 @@ import type { ResolverHost } from '../../resolve/host.js';
 import { dirOf, isOutsideRoot, joinDir, joinRel } from '../../resolve/paths.js';
 import type { ImportRecord, RelPath, Resolution } from '../../types.js';
 import type { ImportTarget, LanguageResolver } from '../types.js';
-import { readCargo, type CargoPackage, type CrateTarget } from './cargo.js';
+import { Cargo, type CargoPackage, type CrateTarget } from './cargo.js';
 import { memoised } from '../memo.js';
 
 export const RUST_CONFIG_FILES = ['Cargo.toml'] as const;
@@ -42,8 +42,7 @@ interface Crate {
 
 export class RustResolver implements LanguageResolver {
   private readonly rsDirs = new Set<string>();
-  private cargo: ReturnType<typeof readCargo> | null = null;
-  private readonly rootSet = new Set<RelPath>();
+  private readonly cargo: Cargo;
   private readonly crateMemo = new Map<RelPath, Crate | null>();
   private memo = new Map<string, ImportTarget[]>();
 
@@ -55,19 +54,11 @@ export class RustResolver implements LanguageResolver {
         if (d === '') break;
       }
     }
-  }
-
-  private get packages(): Map<string, CargoPackage> {
-    if (!this.cargo) {
-      this.cargo = readCargo(this.rsDirs, this.host.files, (rel) => this.host.readFile(rel));
-      for (const p of this.cargo.packages.values()) for (const t of p.targets) this.rootSet.add(t.root);
-    }
-    return this.cargo.packages;
+    this.cargo = new Cargo(this.rsDirs, host.files, (rel) => host.readFile(rel));
   }
 
   configFiles(): RelPath[] {
-    this.packages;
-    return [...this.cargo!.configFiles];
+    return this.cargo.all().configFiles;
   }
 
   forgetResults(): void {
@@ -80,9 +71,8 @@ export class RustResolver implements LanguageResolver {
 
   /** The package of a file: the nearest folder above it with a Cargo.toml that has a `[package]`. */
   private packageOf(path: RelPath): CargoPackage | null {
-    const packages = this.packages;
     for (let d = dirOf(path); ; d = dirOf(d)) {
-      const p = packages.get(d);
+      const p = this.cargo.packageAt(d);
       if (p) return p;
       if (d === '') return null;
     }
@@ -120,8 +110,7 @@ export class RustResolver implements LanguageResolver {
 
   /** A crate root or a `mod.rs`: its child modules sit beside it, not in a folder named after it. */
   private isModRs(path: RelPath): boolean {
-    this.packages;
-    return path.endsWith('/mod.rs') || path === 'mod.rs' || this.rootSet.has(path) || (this.packageOf(path) === null && this.crateOf(path)?.root === path);
+    return path.endsWith('/mod.rs') || path === 'mod.rs' || this.cargo.isTargetRoot(path) || (this.packageOf(path) === null && this.crateOf(path)?.root === path);
   }
 
   resolve(imp: ImportRecord, from: RelPath): ImportTarget[] {
@@ -165,13 +154,13 @@ export class RustResolver implements LanguageResolver {
     if (pkg) {
       const dep = pkg.deps.get(name);
       if (dep) {
-        const target = dep.dir !== null ? this.packages.get(dep.dir) : null;
+        const target = dep.dir !== null ? this.cargo.packageAt(dep.dir) : null;
         if (target?.lib) return { root: target.lib, dir: dirOf(target.lib), pkg: target, edition: target.edition };
         if (target) return unresolved(`${name}: the package in ${target.dir || 'the repository root'}/ has no lib target`);
         return { kind: 'external', package: dep.package };
       }
       for (const d of pkg.deps.values()) {
-        const target = d.dir !== null ? this.packages.get(d.dir) : null;
+        const target = d.dir !== null ? this.cargo.packageAt(d.dir) : null;
         if (target?.lib && target.libName === name) return { root: target.lib, dir: dirOf(target.lib), pkg: target, edition: target.edition };
       }
       if (pkg.lib && pkg.libName === name) return { root: pkg.lib, dir: dirOf(pkg.lib), pkg, edition: pkg.edition };
@@ -195,7 +184,7 @@ export class RustResolver implements LanguageResolver {
       let dir = this.isModRs(from) ? dirOf(from) : joinDir(dirOf(from), stemOf(from));
       let k = 0;
       for (; segments[k] === 'super'; k++) {
-        if (this.rootSet.has(file) || dir === '' || (crate && file === crate.root)) return [{ resolved: unresolved(`${imp.specifier}: super:: of the crate root`) }];
+        if (this.cargo.isTargetRoot(file) || dir === '' || (crate && file === crate.root)) return [{ resolved: unresolved(`${imp.specifier}: super:: of the crate root`) }];
         dir = dirOf(dir);
         const parent = [`${dir}.rs`, joinDir(dir, 'mod.rs'), ...(crate && crate.dir === dir ? [crate.root] : []), joinDir(dir, 'lib.rs'), joinDir(dir, 'main.rs')].find((f) => this.has(f));
         if (!parent) return [{ resolved: unresolved(`${imp.specifier}: no module file for ${dir || 'the repository root'}/`) }];
