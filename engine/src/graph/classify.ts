@@ -22,10 +22,28 @@ export function baseStem(rel: RelPath): string {
   return name.replace(/(\.d)?\.[cm]?[jt]sx?$/, '').replace(/\.[a-z]+$/, '').replace(/\.(test|spec|e2e|stories|config)$/, '');
 }
 
+/** A fence line of Markdown (``` or ~~~, indented at most three spaces), as doc comments write code examples. */
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/**
+ * The doc comment's first sentence, on one line: its tag lines (`@param`) and fenced code examples left out, and a
+ * leading heading's `#`s (a Rust crate doc's `# Title`). The purpose is rendered as a line of the entity page, where
+ * a fence would open a code block that swallows the rest of the page (and is then read back as a hand-written
+ * purpose).
+ */
 function firstSentence(text: string): string {
-  const clean = text
-    .split('\n')
+  let fence: string | null = null;
+  const prose: string[] = [];
+  for (const line of text.split('\n')) {
+    const f = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      if (f && f[0] === fence[0] && f.length >= fence.length) fence = null;
+    } else if (f) fence = f;
+    else prose.push(line);
+  }
+  const clean = prose
     .filter((line) => !/^\s*@\w+/.test(line))
+    .map((line) => line.replace(/^\s{0,3}#{1,6}\s+/, ''))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -264,8 +264,12 @@ export function readEntityPurpose(markdown: string): ManualPurpose | null {
   }
   const heading = lines.findIndex((l, i) => i >= bodyStart && /^##\s+Purpose\s*#*\s*$/i.test(l.trim()));
   if (heading < 0) return null;
-  const marks = mapOutsideFences(lines.slice(heading + 1), (l, inFence) => (!inFence && SECTION_HEADING.test(l) ? 'end' : ''));
-  const stop = marks.indexOf('end');
+  const rest = lines.slice(heading + 1);
+  const marks = mapOutsideFences(rest, (l, inFence) => (!inFence && SECTION_HEADING.test(l) ? 'end' : ''));
+  // a fence never closed runs to the end of the page in Markdown; here the page's own next section ends it (a purpose
+  // line that opened one, as a doc comment's code example did, must not swallow the sections after it)
+  let stop = marks.indexOf('end');
+  if (stop < 0) stop = rest.findIndex((l) => SECTION_HEADING.test(l));
   const end = stop >= 0 ? heading + 1 + stop : lines.length;
   const purpose = normalizePurpose(lines.slice(heading + 1, end).join('\n'));
   if (!purpose) return { purpose, manual: false };

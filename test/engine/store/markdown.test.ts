@@ -66,6 +66,13 @@ describe('readEntityPurpose', () => {
     assert.deepEqual(readEntityPurpose(md.replace('Old manual text.', '')), { purpose: '', manual: false });
   });
 
+  it('a Purpose section that opens a fence and never closes it ends at the next section', () => {
+    // a page an earlier version wrote from a doc comment that was a code example: without this the fence swallowed
+    // the sections after it, the purpose read back differed from its hash, and every rebuild appended them again
+    const md = renderEntity(view({ purpose: '```compile_fail,E0599 use rayon::prelude::*;' }));
+    assert.deepEqual(readEntityPurpose(md), { purpose: '```compile_fail,E0599 use rayon::prelude::*;', manual: false });
+  });
+
   it('returns null without a Purpose section', () => {
     assert.equal(readEntityPurpose('---\npath: a\n---\n\n## Exports\n\n- a\n'), null);
     assert.equal(readEntityPurpose(''), null);
