@@ -112,8 +112,14 @@ function classifyInputs(root: string, inputs: string[], records: Map<RelPath, Fi
   return set;
 }
 
+/**
+ * A record's import statements (kind and specifier), without the further targets of a statement (`part`): how many
+ * files a statement reaches is its resolution, not its specifier (a C# file that uses one more type of a namespace).
+ */
 function specifierKey(r: FileRecord): string {
-  return r.imports.map((i) => `${i.kind}\u0000${i.specifier}`).join('\u0001');
+  let key = '';
+  for (const i of r.imports) if (i.part === undefined) key += `${i.kind}\u0000${i.specifier}\u0001`;
+  return key;
 }
 
 function declarationsChanged(prev: FileRecord | undefined, next: LoadedFile): boolean {
