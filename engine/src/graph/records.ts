@@ -1,5 +1,5 @@
 import { entityId } from '../ids.js';
-import type { EdgeRow, FileRecord, GraphRows, ImportKind, KnownFacts, LoadedFile, ReexportBinding, RelPath, ResolvedImport } from '../types.js';
+import type { EdgeRow, FileRecord, GraphRows, ImportKind, ImportRecord, KnownFacts, LoadedFile, ReexportBinding, RelPath, ResolvedImport } from '../types.js';
 import type { ParseFacts } from '../resolve/host.js';
 import type { Resolver } from '../resolve/index.js';
 import { fileType, generatedPurpose } from './classify.js';
@@ -13,13 +13,17 @@ export interface ManualPurpose {
 
 /**
  * Folds what the loader found into a FileRecord. A file that no longer parses keeps its last good facts (from
- * `previous`) and is marked with the syntax error; a purpose written by a person or an agent is kept.
+ * `previous`) and is marked with the syntax error; a purpose written by a person or an agent is kept. With
+ * `keepResolutions`, imports the same as `previous`'s (every parsed field, line included) keep its resolutions and
+ * the resolver is not asked: for a caller that knows nothing else the file's resolution reads has moved
+ * (LanguageModule.resolvesFromFacts).
  */
 export function makeRecord(
   loaded: LoadedFile,
   previous: FileRecord | undefined,
   resolver: Resolver,
   manual: ManualPurpose | null,
+  keepResolutions = false,
 ): FileRecord {
   const type = fileType(loaded.path);
   const base = {
@@ -51,7 +55,8 @@ export function makeRecord(
       skipped: null,
     };
   }
-  const imports = facts.imports.flatMap((i) => resolveOne(resolver, i, loaded.path));
+  const imports =
+    keepResolutions && previous && sameImports(previous.imports, facts.imports) ? previous.imports : facts.imports.flatMap((i) => resolveOne(resolver, i, loaded.path));
   const purpose = manual?.manual
     ? { purpose: manual.purpose, purposeSource: 'manual' as const }
     : { purpose: generatedPurpose(loaded.path, type, facts.docComment, facts.exports, facts.imports), purposeSource: 'generated' as const };
@@ -114,6 +119,28 @@ export function reresolve(record: FileRecord, resolver: Resolver): FileRecord {
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
   a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/** Whether a record's imports were resolved from exactly these parsed imports (every field importRecordOf keeps). */
+function sameImports(entries: readonly ResolvedImport[], parsed: readonly ImportRecord[]): boolean {
+  let k = 0;
+  for (const e of entries) {
+    if (e.part !== undefined) continue;
+    const p = parsed[k++];
+    if (
+      p === undefined ||
+      e.specifier !== p.specifier ||
+      e.kind !== p.kind ||
+      e.line !== p.line ||
+      e.global !== p.global ||
+      e.reference !== p.reference ||
+      !sameList(e.names, p.names) ||
+      !sameList(e.calls, p.calls) ||
+      JSON.stringify(e.reexports) !== JSON.stringify(p.reexports)
+    )
+      return false;
+  }
+  return k === parsed.length;
+}
 
 /** One record entry resolved the same way twice (its parse facts are the same by construction but for `names` of parts). */
 function sameEntry(a: ResolvedImport, b: ResolvedImport): boolean {

@@ -72,6 +72,15 @@ export interface LanguageModule {
    * file set, config files and import specifiers matter.
    */
   resolutionKey?(facts: { symbols: readonly SymbolRecord[]; imports: readonly ImportRecord[] }): string;
+  /**
+   * True when the resolver reads nothing but the file set, the config files it names (configFiles(), stamped) and
+   * parse facts: a file's imports resolve as a function of its own imports and every file's resolutionKey (or, with
+   * none, of the file set and config files alone). An update of a file whose imports did not change, while none of
+   * those moved, then keeps its record's resolutions and asks no resolver (pipeline/update.ts). Absent: the file is
+   * resolved again on every update (JS/TS and C/C++, whose resolvers also look on disk: assets, node_modules,
+   * headers outside the indexed set).
+   */
+  resolvesFromFacts?: boolean;
   /** the file's type when the language has its own layout (`test_x.py`, `x_test.go`); null: the generic rule */
   fileType?(path: RelPath): FileType | null;
   /** globs no scan enters: where the language's tools put installed or generated files (`**\/__pycache__/**`) */

@@ -112,8 +112,14 @@ function classifyInputs(root: string, inputs: string[], records: Map<RelPath, Fi
   return set;
 }
 
+/**
+ * A record's import statements (kind and specifier), without the further targets of a statement (`part`): how many
+ * files a statement reaches is its resolution, not its specifier (a C# file that uses one more type of a namespace).
+ */
 function specifierKey(r: FileRecord): string {
-  return r.imports.map((i) => `${i.kind}\u0000${i.specifier}`).join('\u0001');
+  let key = '';
+  for (const i of r.imports) if (i.part === undefined) key += `${i.kind}\u0000${i.specifier}\u0001`;
+  return key;
 }
 
 function declarationsChanged(prev: FileRecord | undefined, next: LoadedFile): boolean {
@@ -157,10 +163,12 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
     !fileSetChanged &&
     !forceReresolve &&
     (configFilesChanged(state.root, state.configFiles) || newConfigFiles(state.root, loaded.map((l) => l.path), state.configFiles).length > 0);
-  // the resolver of the previous update (warm-state.ts) while the file set and every config file it read are the same
   // a file whose declarations other files' resolution reads (languages/types.ts resolutionKey) changed them
   const declarationsMoved = !fileSetChanged && loaded.some((l) => declarationsChanged(state.records.get(l.path), l));
-  const kept = fileSetChanged || forceReresolve || configsMoved || declarationsMoved ? null : state.resolution;
+  // nothing that another file's resolution reads moved (but perhaps the specifiers of a loaded file: see `full`)
+  const stable = !fileSetChanged && !forceReresolve && !configsMoved && !declarationsMoved;
+  // the resolver of the previous update (warm-state.ts) while the file set and every config file it read are the same
+  const kept = stable ? state.resolution : null;
   const files = kept?.files ?? new Set<RelPath>([...state.records.keys(), ...loaded.map((l) => l.path)]);
   // the parse facts a resolver reads of other files (ResolverHost.factsOf): this update's loaded files, else the
   // records (index.json's lines, parsed when asked for); a kept resolver sees this update's through the same map
@@ -178,10 +186,17 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
   kept?.resolver.forgetResults();
   state.resolution = { files, resolver, pending };
   const changed = new Set<RelPath>();
+  // While `stable`, a loaded file whose imports are the same as its record's resolves as the record did (the records
+  // not re-resolved below rest on the same), so it keeps those resolutions and no resolver is asked (C#'s first look
+  // reads every file's declarations), where its language's resolution reads nothing else (resolvesFromFacts).
+  // Should another loaded file's specifiers move, the re-resolve of every record below covers these too.
+  const keptResolutions = new Set<RelPath>();
   for (const l of loaded) {
     const prev = state.records.get(l.path);
     if (prev) before.set(l.path, prev);
-    const next = makeRecord(l, prev, resolver, null);
+    const keep = stable && languageOf(l.path)?.resolvesFromFacts === true;
+    const next = makeRecord(l, prev, resolver, null, keep);
+    if (keep && prev && next.imports === prev.imports) keptResolutions.add(l.path);
     state.records.set(l.path, next);
     if (!prev || JSON.stringify(prev) !== JSON.stringify(next)) changed.add(l.path);
   }
@@ -200,13 +215,13 @@ async function applyChanges(state: WarmState, loaded: LoadedFile[], removePaths:
   let stampsMoved = false;
   if (full) {
     for (const [p, r] of state.records) {
-      if (changed.has(p)) continue;
+      if (changed.has(p) && !keptResolutions.has(p)) continue;
       const next = reresolve(r, resolver);
       if (next !== r) {
-        before.set(p, r);
+        if (!before.has(p)) before.set(p, r);
         state.records.set(p, next);
+        if (!changed.has(p)) reresolved.push(p);
         changed.add(p);
-        reresolved.push(p);
       }
     }
     const stamps = configFileStamps(state.root, resolver, state.records.keys());

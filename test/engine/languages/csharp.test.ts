@@ -89,6 +89,31 @@ describe('C# through the hook and updates', () => {
     await assertSameAsRebuild(root, 'csharp-rules');
   });
 
+  it('an edit that leaves a file\'s usings and used names as they were keeps their targets; one that moves a line, a used name or another file\'s usings resolves again: each equal to a rebuild', async () => {
+    const root = copyProject('csharp-rules');
+    await buildIntel(root);
+    const rel = 'src/Shop.Web/Controllers/OrdersController.cs';
+    const file = path.join(root, rel);
+    const original = readFileSync(file, 'utf8');
+    const targets = () => indexOf(root)[rel].imports.map((i) => [i.kind, i.specifier, i.line, i.resolved.kind === 'file' ? i.resolved.path : i.resolved.kind]);
+    const before = targets();
+    writeFileSync(file, `${original}\n// a comment\n`);
+    await updateIntel(root, [rel]);
+    assert.deepEqual(targets(), before);
+    await assertSameAsRebuild(root, 'a comment appended');
+    writeFileSync(file, `// a line above the usings\n${original}`);
+    await updateIntel(root, [rel]);
+    // the own-namespace entry stands on line 1 whatever the file holds
+    assert.deepEqual(targets(), before.map(([kind, specifier, line, target]) => [kind, specifier, kind === 'same-package' ? line : Number(line) + 1, target]));
+    await assertSameAsRebuild(root, 'every using a line lower');
+    writeFileSync(file, original.replace('    private readonly IPricing', '    private Coupon? _coupon;\n    private LineItem? _item;\n    private readonly IPricing'));
+    const other = path.join(root, 'src/Shop.Other/Report.cs');
+    writeFileSync(other, `using Shop.Core.Services;\n${readFileSync(other, 'utf8')}`);
+    await updateIntel(root, [rel, 'src/Shop.Other/Report.cs']);
+    assert.ok(resolvedOf(indexOf(root)[rel], 'Shop.Web.Controllers', 'same-package').includes('file:src/Shop.Core/Models/LineItem.cs'));
+    await assertSameAsRebuild(root, 'a used name and another file\'s using');
+  });
+
   it('a type declared in an edited file binds the files that use it: a declaration change re-resolves the project', async () => {
     const root = copyProject('csharp-rules');
     await buildIntel(root);

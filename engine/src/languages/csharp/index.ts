@@ -16,6 +16,7 @@ export const csharp: LanguageModule = {
   // .csproj files are indexed (the resolver reads their ProjectReferences from the file set), so no config names
   configFiles: [],
   createResolver: (host) => new CsharpResolver(host),
+  resolvesFromFacts: true,
   // the resolver reads every file's types (with namespace, container and extension methods) and global usings (resolve.ts)
   resolutionKey: ({ symbols, imports }) =>
     JSON.stringify([

@@ -12,6 +12,7 @@ export const go: LanguageModule = {
   parse: parseGo,
   configFiles: GO_CONFIG_FILES,
   createResolver: (host) => new GoResolver(host),
+  resolvesFromFacts: true,
   // same-package names bind to the files declaring them (resolve.ts reads the package clause and package-level names)
   resolutionKey: ({ symbols }) => symbols.filter((s) => !s.name.includes('.')).map((s) => `${s.kind === 'namespace' ? 'package ' : ''}${s.name}`).join('\n'),
   fileType(path): FileType | null {

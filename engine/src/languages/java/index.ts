@@ -15,6 +15,7 @@ export const java: LanguageModule = {
   parse: parseJava,
   configFiles: JAVA_CONFIG_FILES,
   createResolver: (host) => new JavaResolver(host),
+  resolvesFromFacts: true,
   // the resolver reads every file's package, types, member types, their supertypes and private-ness (inherited member
   // types); the imports a supertype is named through are the file's own specifiers (a change re-resolves every file)
   resolutionKey: ({ symbols }) => symbols.map((s) => `${s.kind}:${s.name}:${s.exported}:${s.private ? 'private' : ''}:${s.supertypes?.join(',') ?? ''}`).join('\n'),

@@ -15,6 +15,7 @@ export const php: LanguageModule = {
   parse: parsePhp,
   configFiles: PHP_CONFIG_FILES,
   createResolver: (host) => new PhpResolver(host),
+  resolvesFromFacts: true,
   // the resolver reads the namespaces and declarations of files (classmap, a class no autoload rule maps, functions
   // and constants), from their parse facts (resolve.ts)
   resolutionKey: ({ symbols }) => symbols.map((s) => `${s.kind}:${s.namespace ?? ''}:${s.name}`).join('\n'),

@@ -16,6 +16,7 @@ export const python: LanguageModule = {
   parse: parsePython,
   configFiles: PYTHON_CONFIG_FILES,
   createResolver: (host) => new PythonResolver(host),
+  resolvesFromFacts: true,
   fileType(path): FileType | null {
     if (path.endsWith('.pyi')) return 'types';
     if (TEST_FILE.test(path)) return 'test';

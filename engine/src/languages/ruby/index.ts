@@ -18,6 +18,7 @@ export const ruby: LanguageModule = {
   parse: parseRuby,
   configFiles: RUBY_CONFIG_FILES,
   createResolver: (host) => new RubyResolver(host),
+  resolvesFromFacts: true,
   fileType(path): FileType | null {
     if (TEST_FILE.test(path)) return 'test';
     if (path.endsWith('.gemspec') || RAILS_CONFIG.test(path)) return 'config';
