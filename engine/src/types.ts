@@ -136,6 +136,12 @@ export type ModuleSystem = 'esm' | 'cjs' | 'mixed' | 'none';
 export interface SyntaxProblem {
   message: string;
   line: number;
+  /**
+   * The record's facts are those of the file's last version that parsed (the problem is the current text's): an edit
+   * broke it. Absent when the facts are what the parser could read of the text with its error (a file that never
+   * parsed cleanly, e.g. a macro the grammar cannot read): the next edit's facts replace them.
+   */
+  kept?: true;
 }
 
 export interface ParsedFile {

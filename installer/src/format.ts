@@ -11,7 +11,7 @@ export function buildReport(r: BuildReport, dir: string): string {
     `  ${r.edges} internal dependencies (from ${r.imports} imports resolved to project files), ${r.unresolved} unresolved imports`,
   ];
   if (r.skipped) lines.push(`  ${r.skipped} files skipped (binary, too large, not UTF-8 or unreadable)`);
-  if (r.syntaxErrors) lines.push(`  ${r.syntaxErrors} files with syntax errors (kept with their last good facts)`);
+  if (r.syntaxErrors) lines.push(`  ${r.syntaxErrors} files with syntax errors (read around the error, or kept from their last version that parsed)`);
   lines.push(`  scan ${ms(r.timings.scan)} · parse ${ms(r.timings.parse)} · resolve ${ms(r.timings.resolve)} · write ${ms(r.timings.write)}`);
   lines.push(`Wrote ${dir}`);
   return lines.join('\n');

@@ -13,7 +13,9 @@ export interface ManualPurpose {
 
 /**
  * Folds what the loader found into a FileRecord. A file that no longer parses keeps its last good facts (from
- * `previous`) and is marked with the syntax error; a purpose written by a person or an agent is kept. With
+ * `previous`) and is marked with the syntax error (`kept`); a file whose previous facts were read from a text with an
+ * error too takes what the parser reads of the new text, as a build does (else such a file, one the grammar never
+ * reads cleanly, would keep its first facts through every edit); a purpose written by a person or an agent is kept. With
  * `keepResolutions`, imports the same as `previous`'s (every parsed field, line included) keep its resolutions and
  * the resolver is not asked: for a caller that knows nothing else the file's resolution reads has moved
  * (LanguageModule.resolvesFromFacts).
@@ -51,7 +53,7 @@ export function makeRecord(
       symbols: source.symbols,
       // a previous record's further targets of a statement (`part`) are no parse facts: the statement makes them again
       imports: (keepPrevious ? previous.imports.filter((i) => i.part === undefined) : p.imports).map(importRecordOf),
-      syntaxError: p.syntaxError,
+      syntaxError: keepPrevious && p.syntaxError ? { message: p.syntaxError.message, line: p.syntaxError.line, kept: true } : p.syntaxError,
       skipped: null,
     };
   }
@@ -83,7 +85,14 @@ export function makeRecord(
 
 /** Whether a loaded file's record keeps the facts of its previous record: it no longer parses (makeRecord). */
 function keepsPreviousFacts(loaded: LoadedFile, previous: FileRecord | undefined): previous is FileRecord {
-  return !('skipped' in loaded) && loaded.parsed.syntaxError !== null && previous !== undefined && previous.skipped === null;
+  return (
+    !('skipped' in loaded) &&
+    loaded.parsed.syntaxError !== null &&
+    previous !== undefined &&
+    previous.skipped === null &&
+    // facts worth keeping: from a text that parsed, or kept from one
+    (previous.syntaxError === null || previous.syntaxError.kept === true)
+  );
 }
 
 /**

@@ -26,6 +26,38 @@ describe('bad input never crashes a build nor loses the rest of the index', () =
     const reader = await openIntel(root);
     assert.deepEqual(dependencies(reader, 'src/b.ts').dependents.map((d) => d.path), ['src/a.ts']);
     reader.close();
+    assert.equal(rec.syntaxError.kept, true);
+    // still broken after the next edit: the same good facts
+    writeFile(root, 'src/a.ts', "import { b } from './b.js';\nexport const a = b +;\n}}}\nexport const c = 2;\n");
+    await updateIntel(root, ['src/a.ts']);
+    assert.deepEqual(index(root).files['src/a.ts'].exports.map((e: { name: string }) => e.name), ['a']);
+    assert.equal(index(root).files['src/a.ts'].syntaxError.kept, true);
+    // mended: the new text's facts, no mark
+    writeFile(root, 'src/a.ts', 'export const a = 1;\nexport const c = 2;\n');
+    await updateIntel(root, ['src/a.ts']);
+    assert.deepEqual(index(root).files['src/a.ts'].exports.map((e: { name: string }) => e.name), ['a', 'c']);
+    assert.equal(index(root).files['src/a.ts'].syntaxError, null);
+  });
+
+  it("a file that never parsed cleanly takes each edit's facts, as a build does", async () => {
+    // a Rust file whose macro tree-sitter reads as an error: its facts are what the parser reads around it
+    const root = tempProject({
+      'Cargo.toml': '[package]\nname = "p"\nversion = "0.1.0"\n',
+      'src/lib.rs': 'pub mod tokens;\npub mod util;\n',
+      'src/util.rs': 'pub fn helper() {}\n',
+      'src/tokens.rs': 'macro_rules! m { ($x:tt) => {}; }\nm!{ $ }\n$ $ $\npub fn token() {}\n',
+    });
+    await buildIntel(root);
+    const before = index(root).files['src/tokens.rs'];
+    assert.ok(before.syntaxError && !before.syntaxError.kept, JSON.stringify(before.syntaxError));
+    writeFile(root, 'src/tokens.rs', 'use crate::util::helper;\nmacro_rules! m { ($x:tt) => {}; }\nm!{ $ }\n$ $ $\npub fn token() { helper() }\n');
+    await updateIntel(root, ['src/tokens.rs']);
+    const updated = index(root).files['src/tokens.rs'];
+    assert.ok(updated.syntaxError, 'still marked');
+    assert.deepEqual(updated.imports.map((i: { specifier: string }) => i.specifier), ['crate::util::helper']);
+    await buildIntel(root, { cache: false });
+    const rebuilt = index(root).files['src/tokens.rs'];
+    assert.deepEqual({ ...updated, mtimeMs: 0 }, { ...rebuilt, mtimeMs: 0 });
   });
 
   it('binary, oversized and non-UTF-8 files are listed as skipped, the rest is indexed', async () => {
