@@ -12,6 +12,8 @@ export const rust: LanguageModule = {
   parse: parseRust,
   configFiles: RUST_CONFIG_FILES,
   createResolver: (host) => new RustResolver(host),
+  // the file set and the Cargo.toml files it reads (stamped), nothing of other files' facts
+  resolvesFromFacts: true,
   fileType(path): FileType | null {
     // Cargo's layout: integration tests and benches, example programs, the build script; `tests.rs` test modules
     if (/(^|\/)(tests|benches)\//.test(path) || /(^|\/)tests\.rs$/.test(path)) return 'test';
