@@ -49,7 +49,7 @@ export class JournalFollowers {
     };
   }
 
-  /** The projects whose worker role this server holds right now. */
+  /** The projects it follows: it holds their worker role, or takes it once a worker's idle window ends. */
   get roots(): string[] {
     return [...this.followers.keys()];
   }
