@@ -13,6 +13,7 @@ import { buildIntel, intelPaths } from '../../engine/src/index.js';
 import { daemonHealth } from '../../mcp-server/src/daemon/info.js';
 import { HOOKS, alive, everywhere, hookLog, payload, presence, runHookProcess, waitForWorkers, workerPid } from '../helpers/hooks.js';
 import { shimSession, tempHome, until, type McpSession, type TempHome } from '../helpers/daemon.js';
+import { startServer } from '../helpers/mcp.js';
 import { cliPath } from '../helpers/paths.js';
 import { cleanupProjects, tempProject, writeFile } from '../helpers/project.js';
 
@@ -27,7 +28,7 @@ async function write(root: string, rel: string, content: string, env: NodeJS.Pro
   assert.equal(r.code, 0, r.stderr);
 }
 
-const dependents = async (s: McpSession, file: string): Promise<string[]> =>
+const dependents = async (s: Pick<McpSession, 'ok'>, file: string): Promise<string[]> =>
   (await s.ok('blast_radius', { file, max_depth: 5 })).by_depth.flatMap((l: Answer) => l.files).sort();
 
 describe('shared server: follows the journal of its sessions\' projects', () => {
@@ -100,6 +101,20 @@ describe('shared server: follows the journal of its sessions\' projects', () => 
     } finally {
       await s.close();
     }
+  });
+
+  it('an in-process server follows its project the same way', async () => {
+    const s = await startServer(root, { GSD_WORKER_IDLE_MS: '0' });
+    try {
+      await until(() => workerPid(root) === s.pid, 'the in-process server taking the worker role');
+      await write(root, 'app/inproc.py', 'from app.models import User\n');
+      await waitForWorkers(root, undefined, s.pid);
+      assert.equal(workerPid(root), s.pid, 'no worker took the role');
+      assert.ok((await dependents(s, 'app/models.py')).includes('app/inproc.py'));
+    } finally {
+      await s.close();
+    }
+    await until(() => workerPid(root) === null, 'the in-process server releasing the role as it exits');
   });
 
   it('applies what the journal holds when it stops, and leaves no role behind', async () => {

@@ -347,7 +347,7 @@ describe('shared server: one daemon, many sessions and worktrees', { skip: !hasG
         assert.equal(structured(r)?.path, f, text(r));
         assert.equal((await stdio.ok('file_context', { file: f })).path, f);
       }
-      await waitForWorkers(repo, undefined, h.info()?.pid);
+      await waitForWorkers(repo, undefined, [h.info()?.pid, stdio.pid]);
       for (const f of files) assert.deepEqual(await presence(repo, f), everywhere);
     } finally {
       await stdio.close();

@@ -143,18 +143,19 @@ export function alive(pid: number): boolean {
 
 /**
  * Waits until the project's background worker has exited and the journal is empty (what a reader would otherwise
- * drain). With `holder` (the shared server's pid, which holds the worker role while a session works in the project
- * and never exits for it): until the journal is empty and no drain holds the intel lock. Not a timing assertion: the
+ * drain). With `holder` (the pid of a server, shared or in-process, which holds the worker role while a session works
+ * in the project and never exits for it; or several): until the journal is empty and no drain holds the intel lock. Not a timing assertion: the
  * cap only turns a hang into a failure.
  */
-export async function waitForWorkers(root: string, capMs = 180_000, holder?: number): Promise<void> {
+export async function waitForWorkers(root: string, capMs = 180_000, holder?: number | null | (number | null | undefined)[]): Promise<void> {
+  const holders = new Set([holder].flat().filter((p): p is number => typeof p === 'number'));
   const until = Date.now() + capMs;
   for (;;) {
     const pid = workerPid(root);
     const running = pid !== null && alive(pid);
     const claimInProgress = existsSync(path.join(intelPaths(root).dir, 'worker.pid')) && pid === null;
     if (!running && !claimInProgress && !hasPendingJournal(root)) return;
-    if (holder !== undefined && pid === holder && !hasPendingJournal(root) && !existsSync(intelPaths(root).lock)) return;
+    if (pid !== null && holders.has(pid) && !hasPendingJournal(root) && !existsSync(intelPaths(root).lock)) return;
     if (!running && !claimInProgress && hasPendingJournal(root) && pid !== null) {
       throw new Error(`the worker (pid ${pid}) died and left the journal pending in ${root}`);
     }

@@ -24,6 +24,8 @@ export interface Session {
   /** calls a tool and asserts an isError result; returns its text */
   fails(name: string, args?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
+  /** the server process (startServer), which may hold its project's worker role while it runs */
+  pid?: number | null;
 }
 
 let shapes: ServerContext | null = null;
@@ -77,7 +79,7 @@ export async function startServer(cwd: string, env: Record<string, string> = {},
   const client = new Client({ name: 'gsd-test', version: '0.0.0' });
   await client.connect(transport);
   const { tools } = await client.listTools();
-  return { client, tools, stderr: () => err, ...toolCalls(client, tools), close: () => client.close() };
+  return { client, tools, stderr: () => err, ...toolCalls(client, tools), close: () => client.close(), pid: transport.pid };
 }
 
 /** Paths of the properties of a JSON schema (nested objects, array items, unions) that carry no description. */
