@@ -129,26 +129,13 @@ export function reresolve(record: FileRecord, resolver: Resolver): FileRecord {
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
   a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
 
-/** Whether a record's imports were resolved from exactly these parsed imports (every field importRecordOf keeps). */
+/**
+ * Whether a record's imports were resolved from exactly these parsed imports: its statements (no `part`) the same in
+ * every field a record keeps of a parsed import (importRecordOf, the one list of them).
+ */
 function sameImports(entries: readonly ResolvedImport[], parsed: readonly ImportRecord[]): boolean {
-  let k = 0;
-  for (const e of entries) {
-    if (e.part !== undefined) continue;
-    const p = parsed[k++];
-    if (
-      p === undefined ||
-      e.specifier !== p.specifier ||
-      e.kind !== p.kind ||
-      e.line !== p.line ||
-      e.global !== p.global ||
-      e.reference !== p.reference ||
-      !sameList(e.names, p.names) ||
-      !sameList(e.calls, p.calls) ||
-      JSON.stringify(e.reexports) !== JSON.stringify(p.reexports)
-    )
-      return false;
-  }
-  return k === parsed.length;
+  const statements = entries.filter((e) => e.part === undefined);
+  return statements.length === parsed.length && statements.every((e, k) => JSON.stringify(importRecordOf(e)) === JSON.stringify(importRecordOf(parsed[k]!)));
 }
 
 /** One record entry resolved the same way twice (its parse facts are the same by construction but for `names` of parts). */
