@@ -42,6 +42,7 @@ const startedAs = scriptStamp();
 async function main(): Promise<void> {
   const root = process.argv[2];
   if (!root) return;
+  const note = (message: string, error?: unknown) => logNote(root, 'worker', error === undefined ? message : `${message}: ${describeError(error)}`);
   await followJournal(root, {
     idleMs: idleWindowMs(root),
     maxLifeMs: MAX_LINGER_LIFE_MS,
@@ -53,8 +54,8 @@ async function main(): Promise<void> {
       releasePidFile(root);
       process.exit(0);
     },
-    note: (message) => logNote(root, 'worker', message),
-    debug: debug ? (message) => logNote(root, 'worker', message) : undefined,
+    note,
+    debug: debug ? note : undefined,
   });
 }
 

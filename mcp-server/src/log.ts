@@ -5,8 +5,13 @@ export function setLogSink(fn: ((line: string) => void) | null): void {
   sink = fn;
 }
 
+/** `: <stack or message>` of an error for a log line; nothing without one. */
+export function errorDetail(error?: unknown): string {
+  return error instanceof Error ? `: ${error.stack ?? error.message}` : error === undefined ? '' : `: ${String(error)}`;
+}
+
 export function logError(message: string, error?: unknown): void {
-  const detail = error instanceof Error ? `: ${error.stack ?? error.message}` : error === undefined ? '' : `: ${String(error)}`;
+  const detail = errorDetail(error);
   if (sink) sink(`${message}${detail}`);
   else process.stderr.write(`[gsd-mcp] ${message}${detail}\n`);
 }

@@ -10,9 +10,7 @@ import { buildServer } from './server.js';
  * server runs it applies the hooks' journal warm and hooks start no worker. Problems only are logged.
  */
 function followSessionProject(): JournalFollowers {
-  const followers = new JournalFollowers((line) => {
-    if (!line.startsWith('following ')) logError(line);
-  });
+  const followers = new JournalFollowers((line) => logError(line));
   followers.attach(process.env.CLAUDE_PROJECT_DIR || process.cwd());
   return followers;
 }

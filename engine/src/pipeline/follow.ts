@@ -37,10 +37,10 @@ export interface FollowOptions {
   /** one drain that takes longer than this: `onStuck` is called (the worker exits; the journal stays for the next) */
   stuckAfterMs?: number;
   onStuck?: () => void;
-  /** a problem worth a line in the project's log */
-  note: (message: string) => void;
+  /** a problem worth a line in the project's log, with the error behind it (the caller describes it its way) */
+  note: (message: string, error?: unknown) => void;
   /** progress lines, for GSD_HOOK_DEBUG */
-  debug?: (message: string) => void;
+  debug?: (message: string, error?: unknown) => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -65,7 +65,7 @@ async function drainAll(root: string, o: FollowOptions): Promise<boolean> {
       }
     } catch (error) {
       failures++;
-      o.note(`drain failed (${failures}/${MAX_FAILURES}): ${describe(error)}`);
+      o.note(`drain failed (${failures}/${MAX_FAILURES})`, error);
       if (failures >= MAX_FAILURES) return false;
       await sleep(500 * failures);
     } finally {
@@ -75,7 +75,6 @@ async function drainAll(root: string, o: FollowOptions): Promise<boolean> {
   return true;
 }
 
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * Waits until the journal has entries ('entry'), or `ms` pass without any ('idle'; null: never), or the pid file is
@@ -138,7 +137,7 @@ export async function followJournal(root: string, options: FollowOptions): Promi
         try {
           await warmUpdates(root);
         } catch (error) {
-          options.debug?.(`warm-up skipped: ${describe(error)}`);
+          options.debug?.('warm-up skipped', error);
         }
         options.debug?.(`idle, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB; waiting ${options.idleMs === null ? 'until stopped' : `up to ${options.idleMs} ms`}`);
         // once the edits have settled, `intel status`'s facts are read for the index.json they left (~0.3 s of CPU

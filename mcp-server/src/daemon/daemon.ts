@@ -166,7 +166,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   claimPid(home);
 
   const pool = new ProjectPool(Number.MAX_SAFE_INTEGER);
-  const followers = new JournalFollowers(log);
+  const followers = new JournalFollowers(log, log);
   const sessions = new Map<string, Session>();
   const socketSessions = new Set<SocketSession>();
   const started = Date.now();

@@ -8,6 +8,7 @@
  * `.planning/intel/` already are followed: the server never creates a project's intel.
  */
 import { claimForSelf, findProjectRoot, followJournal } from '../../../engine/src/index.js';
+import { errorDetail } from '../log.js';
 
 /** how often a project whose role another process holds (or that has no intel yet) is looked at again */
 const RETRY_MS = 5_000;
@@ -21,9 +22,10 @@ interface Follower {
 export class JournalFollowers {
   private readonly followers = new Map<string, Follower>();
 
+  /** `problem`: a line for a problem; `info`: one for each project taken over (the daemon's log has both) */
   constructor(
-    private readonly log: (line: string) => void,
-    private readonly retryMs = RETRY_MS,
+    private readonly problem: (line: string) => void,
+    private readonly info: (line: string) => void = () => undefined,
   ) {}
 
   /** A session bound to `folder` opened: its project is followed until the returned function is called. */
@@ -63,19 +65,19 @@ export class JournalFollowers {
   }
 
   private async run(root: string, stop: AbortSignal): Promise<void> {
-    const note = (message: string) => this.log(`journal of ${root}: ${message}`);
+    const note = (message: string, error?: unknown) => this.problem(`journal of ${root}: ${message}${errorDetail(error)}`);
     while (!stop.aborted) {
       if (claimForSelf(root, true)) {
-        this.log(`following the journal of ${root}`);
+        this.info(`following the journal of ${root}`);
         try {
           await followJournal(root, { idleMs: null, stop, note });
         } catch (error) {
-          note(`follow failed: ${(error as Error)?.message ?? String(error)}`);
+          note('follow failed', error);
         }
         if (stop.aborted) break;
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.retryMs);
+        const timer = setTimeout(done, RETRY_MS);
         timer.unref();
         function done() {
           clearTimeout(timer);
