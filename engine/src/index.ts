@@ -144,4 +144,4 @@ export async function followJournal(root: string, options: import('./pipeline/fo
   return follow(root, options);
 }
 
-export { claimForSelf, ownsPidFile, releasePidFile, workerAlive } from './worker-role.js';
+export { claimForSelf, releasePidFile } from './worker-role.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { claimWorkerRole, workerPidPath } from '../../engine/src/worker-role.js';
 
-export { HEARTBEAT_MS, claimForSelf, heartbeat, ownsPidFile, releasePidFile, workerAlive, workerPidPath } from '../../engine/src/worker-role.js';
+export { workerAlive } from '../../engine/src/worker-role.js';
 
 /** node:child_process costs a few ms to load: only a hook that really starts a worker pays for it. */
 function loadSpawn(): typeof import('node:child_process').spawn {
