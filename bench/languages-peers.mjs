@@ -282,11 +282,13 @@ async function withServer(langs, fn) {
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'dist', 'runtime', 'mcp-server.js')], cwd: l.tree, env, stderr: 'ignore' }));
       clients.push(client);
     }
-    const daemon = JSON.parse(fs.readFileSync(path.join(home, '.config', 'get-shit-done', 'daemon.json'), 'utf8')).pid;
+    const { gsdHome } = await import(path.join(ROOT, 'dist', 'mcp-server', 'src', 'daemon', 'home.js'));
+    const daemon = JSON.parse(fs.readFileSync(gsdHome(env).daemonJson, 'utf8')).pid;
     for (const l of Object.values(langs)) await until(() => readPid(l.tree) === daemon, `the server following ${l.tree}`);
     const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${daemon}/status`, 'utf8'))?.[1] ?? 0) / 1024;
     const before = rssMB();
-    const results = await fn((tree, was) => until(() => indexIdentity(tree) !== was && !pendingOrLocked(tree), `the edit in ${tree}`));
+    const busy = await pendingOrLocked();
+    const results = await fn((tree, was) => until(() => indexIdentity(tree) !== was && !busy(tree), `the edit in ${tree}`));
     return { results, rss: { before, after: rssMB() } };
   } finally {
     for (const c of clients) await c.close().catch(() => undefined);
@@ -303,10 +305,11 @@ const readPid = (tree) => {
   }
 };
 
-const pendingOrLocked = (tree) => {
-  const dir = path.join(tree, '.planning', 'intel');
-  return fs.existsSync(path.join(dir, '.lock')) || fs.readdirSync(dir).some((n) => n.startsWith('journal.jsonl'));
-};
+/** The engine's own tests: a journal file waiting, or a drain holding the intel lock. */
+async function pendingOrLocked() {
+  const { hasPendingJournal, intelPaths } = await import(path.join(ROOT, 'dist', 'engine', 'src', 'index.js'));
+  return (tree) => hasPendingJournal(tree) || fs.existsSync(intelPaths(tree).lock);
+}
 
 async function until(cond, what, capMs = 120_000) {
   const end = Date.now() + capMs;
