@@ -12,9 +12,13 @@
 //                                                      (engine/src/languages/runtime.ts finds it next to or above the bundle)
 //   package.json ({"type":"module"}), VERSION
 //   guidance/                                          the package's guidance files (guidance_load finds them beside the runtime's package.json)
+//   babel-parser.cjs, babel-parser.LICENSE             @babel/parser (one self-contained CommonJS file), required on first use:
+//                                                      most edits and builds never need it (the skeleton reader takes the file)
+//                                                      and half a megabyte less to compile is ~10 ms off every process start
 // Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
-// createRequire, which esbuild cannot follow, and pool.ts starts ./worker.js beside itself, which in a bundle would
-// be the wrong file (scripts/lib/esbuild-engine.mjs, shared with the CLI bundle of scripts/bundle-cli.mjs).
+// createRequire, which esbuild cannot follow (here: from babel-parser.cjs beside the bundle or one folder up), and
+// pool.ts starts ./worker.js beside itself, which in a bundle would be the wrong file (scripts/lib/esbuild-engine.mjs,
+// shared with the CLI bundle of scripts/bundle-cli.mjs).
 // Part of `npm run build`, after tsc and bundle-hooks.mjs.
 import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +34,8 @@ const staging = `${out}.tmp-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(path.join(staging, 'hooks'), { recursive: true });
 
-const adapt = adaptEngine;
+const BABEL = 'babel-parser.cjs';
+const adapt = (parseWorker) => adaptEngine(parseWorker, BABEL);
 const esm = esmOptions;
 await Promise.all([
   build({ ...esm, plugins: [adapt('../parse-worker.js')], entryPoints: [path.join(root, 'hooks', 'src', 'worker.ts')], outfile: path.join(staging, 'hooks', 'worker.js') }),
@@ -53,6 +58,11 @@ for (const hook of ['post-tool-use', 'session-start']) {
   copyFileSync(path.join(root, 'dist', 'hooks', 'src', `${hook}.cjs`), path.join(staging, 'hooks', `${hook}.cjs`));
 }
 copyFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'), path.join(staging, 'sql-wasm.wasm'));
+// @babel/parser's lib/index.js requires nothing: it runs as it is from the runtime's folder
+const babelMain = createRequire(import.meta.url).resolve('@babel/parser');
+if (/\brequire\(/.test(readFileSync(babelMain, 'utf8'))) throw new Error(`bundle-runtime: ${babelMain} requires other modules; bundle it instead of copying it`);
+copyFileSync(babelMain, path.join(staging, BABEL));
+copyFileSync(path.join(path.dirname(babelMain), '..', 'LICENSE'), path.join(staging, 'babel-parser.LICENSE'));
 // the tree-sitter runtime, and each grammar a registered language module names, not all 16: read from the registry's
 // tsc output (this script runs after tsc), so a grammar named through a constant is not missed
 const treeSitter = path.dirname(createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm'));

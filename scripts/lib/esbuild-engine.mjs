@@ -5,15 +5,22 @@ import { readFileSync } from 'node:fs';
  * Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
  * createRequire, which esbuild cannot follow, and pool.ts starts ./worker.js beside itself, which in a bundle would be
  * the wrong file. `parseWorker` is the parse worker's path relative to the bundle (null: found at run time, beside the
- * chunk holding pool.ts or one folder up).
+ * chunk holding pool.ts or one folder up). `babelFile` (a file name): @babel/parser is required from that file beside
+ * the bundle or one folder up, on first use (the runtime ships it there, scripts/bundle-runtime.mjs); without it the
+ * require names the package (bundled, or left external by the caller).
  */
-export const adaptEngine = (parseWorker) => ({
+export const adaptEngine = (parseWorker, babelFile = null) => ({
   name: 'gsd-adapt-engine',
   setup(b) {
     b.onLoad({ filter: /engine[\\/]src[\\/]parse[\\/](parse-ast|pool)\.ts$/ }, async (args) => {
       let text = readFileSync(args.path, 'utf8');
       const before = text;
-      if (args.path.endsWith('parse-ast.ts')) text = text.replace("createRequire(import.meta.url)('@babel/parser')", "require('@babel/parser')");
+      if (args.path.endsWith('parse-ast.ts')) {
+        const babel = babelFile
+          ? `require(((f) => (require('node:fs').existsSync(new URL(f, import.meta.url)) ? f : \`.\${f}\`))(${JSON.stringify(`./${babelFile}`)}))`
+          : "require('@babel/parser')";
+        text = text.replace("createRequire(import.meta.url)('@babel/parser')", babel);
+      }
       else {
         // a split chunk does not know its folder at build time: look beside it, then one folder up
         const where = parseWorker ?? "(require('node:fs').existsSync(new URL('./parse-worker.js', here)) ? './parse-worker.js' : '../parse-worker.js')";

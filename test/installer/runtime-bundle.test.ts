@@ -104,6 +104,37 @@ describe('runtime bundle, copied away from the package', () => {
       await client.close();
     }
   });
+  it('the copied worker and server read a file only babel reads, from babel-parser.cjs beside their bundles', async () => {
+    for (const f of jsFiles(runtime).filter((f) => readFileSync(f, 'utf8').includes('babel-parser.cjs'))) {
+      const dir = path.dirname(f);
+      assert.ok(existsSync(path.join(dir, 'babel-parser.cjs')) || existsSync(path.join(dir, '..', 'babel-parser.cjs')), f);
+    }
+    const root = tempProject({ 'src/b.ts': 'export const b = 1;\n' });
+    await buildIntel(root);
+    // JSX: the skeleton reader leaves it to babel
+    const view = "import { b } from './b';\nexport const View = () => <div>{b}</div>;\n";
+    writeFile(root, 'src/view.tsx', view);
+    const run = await runHookProcess(path.join(runtime, 'hooks', 'post-tool-use.cjs'), payload.write(root, path.join(root, 'src/view.tsx'), view, 'create'), { cwd: root, env: { GSD_WORKER_IDLE_MS: '0' } });
+    assert.equal(run.code, 0, run.stderr);
+    await waitForWorkers(root);
+    const file = indexFiles(root)['src/view.tsx'];
+    assert.ok(file, 'src/view.tsx is indexed');
+    assert.equal(file.syntaxError, null, JSON.stringify(file.syntaxError));
+    assert.deepEqual(file.symbols.map((s) => s.name), ['View']);
+    // the server's pipeline chunk, from its own folder
+    const page = "import { b } from './b';\nexport const Page = () => <main>{b}</main>;\n";
+    writeFile(root, 'src/page.tsx', page);
+    appendJournal(root, [{ path: 'src/page.tsx', at: Date.now(), source: 'post-tool-use' }]);
+    const client = new Client({ name: 'runtime-test', version: '0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(runtime, 'mcp-server.js')], cwd: root, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), GSD_MCP_MODE: 'in-process' } }));
+    try {
+      const r = (await client.callTool({ name: 'blast_radius', arguments: { file: 'src/b.ts' } })) as CallToolResult;
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      assert.deepEqual((r.structuredContent as { by_depth: Array<{ files: string[] }> }).by_depth.map((l) => l.files), [['src/page.tsx', 'src/view.tsx']]);
+    } finally {
+      await client.close();
+    }
+  });
   it('the copied hook and its worker read a file of every tree-sitter language with the grammars the bundle carries', async () => {
     const sources: Record<string, string> = {
       'py/hello.py': 'def hello():\n    return 1\n',
