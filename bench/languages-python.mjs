@@ -113,7 +113,7 @@ function writeSection(text) {
   if (start < 0) return fs.writeFileSync(RESULTS_MD, `${md.trimEnd()}\n\n${text}`);
   const ends = ['\n## ', '\n### '].map((h) => md.indexOf(h, start + 4)).filter((i) => i >= 0);
   const next = ends.length ? Math.min(...ends) : -1;
-  fs.writeFileSync(RESULTS_MD, `${md.slice(0, start)}${text}${next < 0 ? '' : md.slice(next + 1)}`);
+  fs.writeFileSync(RESULTS_MD, `${md.slice(0, start)}${text.trimEnd()}\n${next < 0 ? '' : `\n${md.slice(next + 1)}`}`);
 }
 
 runMain(async () => {
