@@ -14,7 +14,7 @@
 //   guidance/                                          the package's guidance files (guidance_load finds them beside the runtime's package.json)
 //   babel-parser.cjs, babel-parser.LICENSE             @babel/parser (one self-contained CommonJS file), required on first use:
 //                                                      most edits and builds never need it (the skeleton reader takes the file)
-//                                                      and half a megabyte less to compile is ~10 ms off every process start
+//                                                      and half a megabyte less to compile is a few ms off every process start
 // Two engine files are adapted while bundling (their sources stay as they are): parse-ast.ts loads @babel/parser with
 // createRequire, which esbuild cannot follow (here: from babel-parser.cjs beside the bundle or one folder up), and
 // pool.ts starts ./worker.js beside itself, which in a bundle would be the wrong file (scripts/lib/esbuild-engine.mjs,
