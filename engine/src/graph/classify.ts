@@ -1,4 +1,5 @@
 import { languageOf } from '../languages/registry.js';
+import { mapOutsideFences } from '../store/markdown.js';
 import type { ExportRecord, FileType, ImportRecord, RelPath } from '../types.js';
 
 const TEST_FILE = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$/;
@@ -22,7 +23,11 @@ export function baseStem(rel: RelPath): string {
   return name.replace(/(\.d)?\.[cm]?[jt]sx?$/, '').replace(/\.[a-z]+$/, '').replace(/\.(test|spec|e2e|stories|config)$/, '');
 }
 
-/** A fence line of Markdown (``` or ~~~, indented at most three spaces), as doc comments write code examples. */
+/**
+ * A fence line of Markdown (``` or ~~~), as doc comments write code examples; indented at most three characters of
+ * any whitespace, tabs too: a line taken for a fence here is only left out of the purpose, one missed could open a
+ * code block in the page.
+ */
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
 /**
@@ -32,17 +37,8 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
  * purpose).
  */
 function firstSentence(text: string): string {
-  let fence: string | null = null;
-  const prose: string[] = [];
-  for (const line of text.split('\n')) {
-    const f = FENCE.exec(line)?.[1];
-    if (fence !== null) {
-      if (f && f[0] === fence[0] && f.length >= fence.length) fence = null;
-    } else if (f) fence = f;
-    else prose.push(line);
-  }
-  const clean = prose
-    .filter((line) => !/^\s*@\w+/.test(line))
+  const clean = mapOutsideFences(text.split('\n'), (line, inFence) => (inFence ? null : line), FENCE)
+    .filter((line): line is string => line !== null && !/^\s*@\w+/.test(line))
     .map((line) => line.replace(/^\s{0,3}#{1,6}\s+/, ''))
     .join(' ')
     .replace(/\s+/g, ' ')

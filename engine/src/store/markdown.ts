@@ -87,11 +87,15 @@ export function purposeHash(text: string): string {
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const SECTION_HEADING = /^#{1,2}(\s|$)/;
 
-/** Calls `visit` for each line with whether it sits inside a fenced code block (fence lines count as inside). */
-function mapOutsideFences(lines: string[], visit: (line: string, inFence: boolean) => string): string[] {
+/**
+ * Calls `visit` for each line with whether it sits inside a fenced code block (fence lines count as inside): a fence
+ * closes at a line of the same character at least as long. `opener`: the lines that open or close one, capturing the
+ * marker (CommonMark's by default: ``` or ~~~ indented at most three spaces).
+ */
+export function mapOutsideFences<T>(lines: string[], visit: (line: string, inFence: boolean) => T, opener: RegExp = FENCE): T[] {
   let fence: string | null = null;
   return lines.map((line) => {
-    const m = FENCE.exec(line);
+    const m = opener.exec(line);
     if (m) {
       const marker = m[1];
       if (fence === null) fence = marker;
