@@ -75,7 +75,6 @@ async function drainAll(root: string, o: FollowOptions): Promise<boolean> {
   return true;
 }
 
-
 /**
  * Waits until the journal has entries ('entry'), or `ms` pass without any ('idle'; null: never), or the pid file is
  * no longer this process's, `stillValid` says no or `stop` fires ('stop'). No busy loop.
